@@ -97,10 +97,21 @@ READ_THREADS = 4
 _READ_THREAD_PREFIX = "idc-read"
 
 
-@lru_cache(maxsize=1)
-def _read_pool():
-    """The threads of Database.read_together (a handful: the pool's connections bound it anyway)."""
-    return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix=_READ_THREAD_PREFIX)
+@lru_cache(maxsize=2)
+def _read_pool(level: int = 1):
+    """The threads of Database.read_together (a handful: the pool's connections bound it anyway). Level 2
+    runs the reads a level-1 read sends side by side (a page's reads, each made of several): its
+    threads never wait on another pool, so neither level can starve the other."""
+    return ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix=f"{_READ_THREAD_PREFIX}{level}")
+
+
+def _read_level() -> int:
+    """0 outside read_together's threads, else the level of the pool the current thread belongs to."""
+    name = threading.current_thread().name
+    if not name.startswith(_READ_THREAD_PREFIX):
+        return 0
+    level = name[len(_READ_THREAD_PREFIX):].split("_")[0]
+    return int(level) if level.isdigit() else 2
 
 
 @contextmanager
@@ -161,9 +172,10 @@ class Database:
         in its own thread on its own pooled connection (inside reading()), so that a panel built from
         several reads costs the longest of them in round trips, not their sum (issue 26); on SQLite one
         after the other (a local file has no round trip to save). The first call's error is raised."""
-        # inside a read thread already: in turn (waiting on the pool from inside it could exhaust it)
-        nested = threading.current_thread().name.startswith(_READ_THREAD_PREFIX)
-        if self.is_sqlite or len(calls) < 2 or nested:
+        # from a page's read, on the second pool; from inside that one, in turn (waiting on a pool from
+        # inside itself could exhaust it)
+        level = _read_level()
+        if self.is_sqlite or len(calls) < 2 or level >= 2:
             with reading():
                 return [call() for call in calls]
 
@@ -172,7 +184,8 @@ class Database:
         def one(call):
             with reading(replica=replica):
                 return call()
-        futures = [_read_pool().submit(contextvars.copy_context().run, one, call) for call in calls]
+        pool = _read_pool(level + 1)
+        futures = [pool.submit(contextvars.copy_context().run, one, call) for call in calls]
         return [f.result() for f in futures]
 
     def warm(self, n: int = READ_THREADS) -> None:

@@ -78,31 +78,38 @@ class Topology:
 
 
 def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | None = None) -> list[ClusterRow]:
-    with db.session() as s:
-        q = (select(GpuCluster, Site.code).join(Site, Site.id == GpuCluster.site_id).order_by(Site.code, GpuCluster.name))
-        if site:
-            q = q.where(Site.code == site)
-        one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
-        if cluster_id is not None:
-            q = q.where(GpuCluster.id == cluster_id)
-        clusters = s.execute(q).all()
-        states: dict[int, Counter] = {}
-        for cid, state, n in s.execute(select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one)
-                                       .group_by(GpuNode.cluster_id, GpuNode.state)):
-            states.setdefault(cid, Counter())[state] = n
-        gpus: dict[int, int] = {}
-        models: dict[int, set] = {}
-        for cid, model, n in s.execute(
-                select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
-                .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
-                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id).where(one)
-                .group_by(GpuNode.cluster_id, GpuModel.name)):
-            gpus[cid] = gpus.get(cid, 0) + n
-            models.setdefault(cid, set()).add(model)
-        return [ClusterRow(c.id, c.name, code, c.fabric, c.rails, sum(states.get(c.id, {}).values()), gpus.get(c.id, 0),
-                           dict(states.get(c.id, {})), ", ".join(sorted(models.get(c.id, ()))), c.storage_network,
-                           c.management_network, c.note, c.version)
-                for c, code in clusters]
+    """The clusters with their node states, GPUs and models: three reads, side by side (issue 26)."""
+    q = (select(GpuCluster, Site.code).join(Site, Site.id == GpuCluster.site_id).order_by(Site.code, GpuCluster.name))
+    if site:
+        q = q.where(Site.code == site)
+    one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
+    if cluster_id is not None:
+        q = q.where(GpuCluster.id == cluster_id)
+
+    def read(statement):
+        def call():
+            with db.read_session() as s:
+                return s.execute(statement).all()
+        return call
+    clusters, state_rows, model_rows = db.read_together(
+        read(q), read(select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one)
+                      .group_by(GpuNode.cluster_id, GpuNode.state)),
+        read(select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
+             .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+             .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id).where(one)
+             .group_by(GpuNode.cluster_id, GpuModel.name)))
+    states: dict[int, Counter] = {}
+    for cid, state, n in state_rows:
+        states.setdefault(cid, Counter())[state] = n
+    gpus: dict[int, int] = {}
+    models: dict[int, set] = {}
+    for cid, model, n in model_rows:
+        gpus[cid] = gpus.get(cid, 0) + n
+        models.setdefault(cid, set()).add(model)
+    return [ClusterRow(c.id, c.name, code, c.fabric, c.rails, sum(states.get(c.id, {}).values()), gpus.get(c.id, 0),
+                       dict(states.get(c.id, {})), ", ".join(sorted(models.get(c.id, ()))), c.storage_network,
+                       c.management_network, c.note, c.version)
+            for c, code in clusters]
 
 
 def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
@@ -139,20 +146,43 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
     counted per server, model and state from the covering index (device, model, state), the model
     and tenant names joined to those groups (not to every GPU); the holds that hold them now."""
     conn = s.connection()
-    rows = conn.execute(
+    rows = _node_base(conn, where)
+    if not rows:
+        return []
+    return _assemble_nodes(rows, _node_gpus(conn, where), _node_holds(conn, where, now))
+
+
+def _node_base(conn, where) -> list:
+    return conn.execute(
         select(GpuNode.id, GpuNode.device_id, Device.name, Rack.name, GpuNode.state, GpuNode.maintenance,
                GpuNode.state_reason, GpuNode.state_by, GpuNode.state_at, ScaleUpDomain.name, GpuNode.version)
         .join(Device, Device.id == GpuNode.device_id)
         .outerjoin(Rack, Rack.id == Device.rack_id)
         .outerjoin(ScaleUpDomain, ScaleUpDomain.id == GpuNode.domain_id)
         .where(where).order_by(Device.name)).all()
-    if not rows:
-        return []
+
+
+def _node_gpus(conn, where) -> list:
     g = _gpu_groups(conn.dialect.name, where)
+    return conn.execute(select(g.c.device_id, g.c.state, g.c.n, GpuModel.name, Customer.name)
+                        .join(GpuModel, GpuModel.id == g.c.gpu_model_id)
+                        .outerjoin(Customer, Customer.id == g.c.customer_id)).all()
+
+
+def _node_holds(conn, where, now: dt.datetime | None = None) -> dict:
+    quote = select(func.min(Quote.number)).where(Quote.hold_id == CapacityHold.id).scalar_subquery()
+    return {nid: rest for nid, *rest in conn.execute(
+        select(capacity_hold_node.c.node_id, CapacityHold.number, CapacityHold.expires_at, Customer.name, quote)
+        .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+        .join(Customer, Customer.id == CapacityHold.customer_id)
+        .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id)
+        .where(where, holding_condition(now or dt.datetime.now(dt.timezone.utc)))
+        .order_by(CapacityHold.expires_at.desc())).all()}
+
+
+def _assemble_nodes(rows, gpu_groups, holds: dict) -> list[NodeRow]:
     per_dev: dict[int, list] = {}  # device -> [GPUs, model, tenant, {unfit state: GPUs}]
-    for dev_id, state, n, model, cust in conn.execute(
-            select(g.c.device_id, g.c.state, g.c.n, GpuModel.name, Customer.name)
-            .join(GpuModel, GpuModel.id == g.c.gpu_model_id).outerjoin(Customer, Customer.id == g.c.customer_id)).all():
+    for dev_id, state, n, model, cust in gpu_groups:
         acc = per_dev.setdefault(dev_id, [0, None, None, {}])
         acc[0] += n
         acc[1] = model if acc[1] is None or model > acc[1] else acc[1]
@@ -160,14 +190,6 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
             acc[2] = cust
         if state not in FIT_GPU_STATES:
             acc[3][state] = acc[3].get(state, 0) + n
-    quote = select(func.min(Quote.number)).where(Quote.hold_id == CapacityHold.id).scalar_subquery()
-    holds = {nid: rest for nid, *rest in conn.execute(
-        select(capacity_hold_node.c.node_id, CapacityHold.number, CapacityHold.expires_at, Customer.name, quote)
-        .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
-        .join(Customer, Customer.id == CapacityHold.customer_id)
-        .join(GpuNode, GpuNode.id == capacity_hold_node.c.node_id)
-        .where(where, holding_condition(now or dt.datetime.now(dt.timezone.utc)))
-        .order_by(CapacityHold.expires_at.desc())).all()}
     out = []
     for nid, dev_id, name, rack, state, maint, reason, by, at, domain, version in rows:
         n, model, tenant, unfit = per_dev.get(dev_id, (0, None, None, {}))
@@ -186,35 +208,72 @@ def cluster_nodes(db: Database, cluster: int | str, *, state: str | None = None)
         return _node_rows(s, where)
 
 
-def topology(db: Database, cluster: int | str) -> Topology:
-    row = cluster_row(db, cluster)
-    with db.session() as s:
-        t = Topology(row)
-        for dev_id, name, tier, rail in s.execute(
-                select(Device.id, Device.name, FabricSwitch.tier, FabricSwitch.rail)
-                .join(FabricSwitch, FabricSwitch.device_id == Device.id)
-                .where(FabricSwitch.cluster_id == row.id).order_by(FabricSwitch.rail, Device.name)):
-            if tier == SwitchTier.SPINE:
-                t.spines.append((dev_id, name))
-            else:
-                t.leaves.append((dev_id, name, rail))
-        t.nodes = _node_rows(s, GpuNode.cluster_id == row.id)
-        leaves = {d for d, _n, _r in t.leaves}
-        spines = {d for d, _n in t.spines}
-        nodes = {n.device_id for n in t.nodes}
-        switch_ids = list(leaves | spines)
-        if switch_ids:
-            for a, b in s.execute(select(Cable.side_a_device_id, Cable.side_b_device_id).where(
-                    Cable.side_a_device_id.in_(switch_ids) | Cable.side_b_device_id.in_(switch_ids))):
-                for leaf, other in ((a, b), (b, a)):
-                    if leaf in leaves and other in nodes:
-                        t.node_links.append((leaf, other))
-                    elif leaf in leaves and other in spines:
-                        t.spine_links.append((other, leaf))
-        if not t.spine_links and t.spines and t.leaves:
-            t.spine_mesh = True
-            t.spine_links = [(sp, lf) for sp, _n in t.spines for lf, _m, _r in t.leaves]
-        return t
+def topology(db: Database, cluster: int | str, *, row: ClusterRow | None = None) -> Topology:
+    """Spines, leaves, nodes and the cables between them. `row`: the cluster's list row when the caller
+    has it, which saves reading it again. The switches, the nodes (their servers, their GPUs, their
+    holds) and the cables are independent reads, sent side by side (Database.read_together): at a
+    subsidiary's round trip the picture costs its longest read, not the sum (issue 26)."""
+    row = row or cluster_row(db, cluster)
+    return _topology_of(row, *db.read_together(*_topology_reads(db, row.id)))
+
+
+def cluster_view(db: Database, row: ClusterRow, *, events: int = 500) -> tuple[Topology, list[EventRow]]:
+    """What the Clusters page shows of the chosen cluster (its list row given): the topology and the
+    newest health events, every read side by side."""
+    *parts, newest = db.read_together(*_topology_reads(db, row.id),
+                                      lambda: _cluster_events(db, row.id, events))
+    return _topology_of(row, *parts), newest
+
+
+def _topology_reads(db: Database, cluster_id: int) -> tuple:
+    where = GpuNode.cluster_id == cluster_id
+
+    def on_connection(read):
+        def call():
+            with db.read_session() as s:
+                return read(s.connection())
+        return call
+    return (lambda: _switch_rows(db, cluster_id), on_connection(lambda c: _node_base(c, where)),
+            on_connection(lambda c: _node_gpus(c, where)), on_connection(lambda c: _node_holds(c, where)),
+            lambda: _switch_cables(db, cluster_id))
+
+
+def _topology_of(row: ClusterRow, switches, node_base, node_gpus, node_holds, cables) -> Topology:
+    t = Topology(row)
+    t.nodes = _assemble_nodes(node_base, node_gpus, node_holds) if node_base else []
+    for dev_id, name, tier, rail in switches:
+        if tier == SwitchTier.SPINE:
+            t.spines.append((dev_id, name))
+        else:
+            t.leaves.append((dev_id, name, rail))
+    leaves = {d for d, _n, _r in t.leaves}
+    spines = {d for d, _n in t.spines}
+    nodes = {n.device_id for n in t.nodes}
+    for a, b in cables:
+        for leaf, other in ((a, b), (b, a)):
+            if leaf in leaves and other in nodes:
+                t.node_links.append((leaf, other))
+            elif leaf in leaves and other in spines:
+                t.spine_links.append((other, leaf))
+    if not t.spine_links and t.spines and t.leaves:
+        t.spine_mesh = True
+        t.spine_links = [(sp, lf) for sp, _n in t.spines for lf, _m, _r in t.leaves]
+    return t
+
+
+def _switch_rows(db: Database, cluster_id: int) -> list:
+    with db.read_session() as s:
+        return s.execute(select(Device.id, Device.name, FabricSwitch.tier, FabricSwitch.rail)
+                         .join(FabricSwitch, FabricSwitch.device_id == Device.id)
+                         .where(FabricSwitch.cluster_id == cluster_id).order_by(FabricSwitch.rail, Device.name)).all()
+
+
+def _switch_cables(db: Database, cluster_id: int) -> list:
+    """(side A, side B) of every cable with a switch of the cluster at either end."""
+    switches = select(FabricSwitch.device_id).where(FabricSwitch.cluster_id == cluster_id)
+    with db.read_session() as s:
+        return s.execute(select(Cable.side_a_device_id, Cable.side_b_device_id).where(
+            Cable.side_a_device_id.in_(switches) | Cable.side_b_device_id.in_(switches))).all()
 
 
 @dataclass(frozen=True)
@@ -252,15 +311,27 @@ def health_events(db: Database, *, cluster: int | str | None = None, node: int |
                   limit: int = 500) -> list[EventRow]:
     """The newest events first (of a cluster, a node, or all)."""
     with db.session() as s:
-        q = (select(HealthEvent.id, HealthEvent.at, Device.name, GpuAsset.serial, HealthEvent.vendor, HealthEvent.code,
-                    HealthEvent.action, HealthEvent.note, HealthEvent.source)
-             .join(GpuNode, GpuNode.id == HealthEvent.node_id).join(Device, Device.id == GpuNode.device_id)
-             .outerjoin(GpuAsset, GpuAsset.id == HealthEvent.gpu_id))
         if node is not None:
-            q = q.where(HealthEvent.node_id == find_node_in(s, node).id)
+            where = HealthEvent.node_id == find_node_in(s, node).id
         elif cluster is not None:
-            q = q.where(GpuNode.cluster_id == find_cluster_in(s, cluster).id)
-        return [EventRow(*r) for r in s.execute(q.order_by(HealthEvent.at.desc(), HealthEvent.id.desc()).limit(limit))]
+            where = GpuNode.cluster_id == find_cluster_in(s, cluster).id
+        else:
+            where = true()
+        return _events_where(s, where, limit)
+
+
+def _cluster_events(db: Database, cluster_id: int, limit: int) -> list[EventRow]:
+    """A cluster's newest events by its id (known to exist: the page's list row): one statement."""
+    with db.read_session() as s:
+        return _events_where(s, GpuNode.cluster_id == cluster_id, limit)
+
+
+def _events_where(s, where, limit: int) -> list[EventRow]:
+    q = (select(HealthEvent.id, HealthEvent.at, Device.name, GpuAsset.serial, HealthEvent.vendor, HealthEvent.code,
+                HealthEvent.action, HealthEvent.note, HealthEvent.source)
+         .join(GpuNode, GpuNode.id == HealthEvent.node_id).join(Device, Device.id == GpuNode.device_id)
+         .outerjoin(GpuAsset, GpuAsset.id == HealthEvent.gpu_id).where(where))
+    return [EventRow(*r) for r in s.execute(q.order_by(HealthEvent.at.desc(), HealthEvent.id.desc()).limit(limit))]
 
 
 def burn_ins(db: Database, node: int | str) -> list[tuple]:

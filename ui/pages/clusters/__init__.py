@@ -165,7 +165,9 @@ class ClustersPage(QWidget):
         from app.services.clusters.read import list_clusters, utilisation, utilisation_holds
         self.loaded = True
         keep = self.current_cluster().id if self.current_cluster() else None
-        self.clusters = list_clusters(self.db)
+        db = self.db     # the list and the chart's two reads side by side (issue 26)
+        self.clusters, used, held = db.read_together(lambda: list_clusters(db), lambda: utilisation(db),
+                                                     lambda: utilisation_holds(db))
         t = self.cluster_table
         t.blockSignals(True)
         t.setRowCount(len(self.clusters))
@@ -181,14 +183,14 @@ class ClustersPage(QWidget):
             select_only_row(t, chosen)
         t.blockSignals(False)   # the selection made above: its cluster is read once, here (issue 26)
         self.load_cluster()
-        self.chart.set_rows(utilisation(self.db), utilisation_holds(self.db))
+        self.chart.set_rows(used, held)
 
     def current_cluster(self):
         rows = self.cluster_table.selectionModel().selectedRows() if self.cluster_table.selectionModel() else []
         return self.clusters[rows[0].row()] if rows and rows[0].row() < len(self.clusters) else None
 
     def load_cluster(self) -> None:
-        from app.services.clusters.read import health_events, topology
+        from app.services.clusters.read import cluster_view
         c = self.current_cluster()
         if c is None:
             self.topo, self.nodes = None, []
@@ -197,7 +199,7 @@ class ClustersPage(QWidget):
             self.event_table.setRowCount(0)
             return
         keep = self.current_node().id if self.current_node() else None
-        self.topo = topology(self.db, c.id)
+        self.topo, events = cluster_view(self.db, c, events=500)   # its reads side by side (issue 26)
         self.nodes = self.topo.nodes
         self.view.set_topology(self.topo, self.view.parentWidget().width() if self.view.parentWidget() else None)
         self._legend()
@@ -221,7 +223,6 @@ class ClustersPage(QWidget):
             if n.id == keep:
                 select_only_row(nt, i)
         nt.blockSignals(False)
-        events = health_events(self.db, cluster=c.id, limit=500)
         et = self.event_table
         et.setRowCount(len(events))
         for i, e in enumerate(events):
