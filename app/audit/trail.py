@@ -181,13 +181,19 @@ def has_definer_functions(session: Session) -> bool:
 
     Remembered per engine; Database.upgrade/downgrade forget it (forget_definer_functions).
     """
+    return _probed(session, _DEFINER_FUNCTIONS, False)
+
+
+def _probed(session: Session, facts: "weakref.WeakKeyDictionary", elsewhere):
+    """One of the facts `_probe_server` learns of a PostgreSQL engine (once, then remembered);
+    `elsewhere` on SQLite."""
     bind = session.get_bind()
     if bind.dialect.name != "postgresql":
-        return False
+        return elsewhere
     engine = getattr(bind, "engine", bind)
-    if engine not in _DEFINER_FUNCTIONS:
+    if engine not in facts:
         _probe_server(session, engine)
-    return _DEFINER_FUNCTIONS[engine]
+    return facts[engine]
 
 
 _SERVER_HASHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -196,13 +202,7 @@ _SERVER_HASHES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def server_hashes(session: Session) -> bool:
     """PostgreSQL at migration 0029 or later: the server computes each event's hash and stamps its actor
     and time (audit_note exists); remembered per engine like has_definer_functions."""
-    bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
-        return False
-    engine = getattr(bind, "engine", bind)
-    if engine not in _SERVER_HASHES:
-        _probe_server(session, engine)
-    return _SERVER_HASHES[engine]
+    return _probed(session, _SERVER_HASHES, False)
 
 
 _PERSON_SQL = ("CASE WHEN left(session_user::text, length(current_database()) + 1) = current_database() || '.' "
@@ -214,13 +214,7 @@ _PERSONS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def connected_person(session: Session) -> str | None:
     """The program login whose database login this connection is (`<db>.<login>`), else None
     (app.store.dbroles.connected_person); remembered per engine like server_hashes."""
-    bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
-        return None
-    engine = getattr(bind, "engine", bind)
-    if engine not in _PERSONS:
-        _probe_server(session, engine)
-    return _PERSONS[engine]
+    return _probed(session, _PERSONS, None)
 
 
 def _probe_server(session: Session, engine) -> None:

@@ -19,6 +19,7 @@ from ui.pages.clusters.utilisation import UtilisationChart
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.widgets.plain_table import plain_table
+from ui.kit.shown import ReadWhenShown
 from ui.kit.tableview import select_only_row
 
 WATCHED = {"gpu_node", "gpu_cluster", "fabric_switch", "health_event", "scaleup_domain", "cable", "node_swap",
@@ -35,7 +36,11 @@ def _states_text(states: dict) -> str:
     return ", ".join(f"{choice_label(NodeState, s)} {n}" for s, n in sorted(states.items()))
 
 
-class ClustersPage(QWidget):
+class ClustersPage(ReadWhenShown, QWidget):
+    """Clusters, the chosen one's topology, nodes and health events, and the utilisation chart."""
+
+    watches = frozenset(WATCHED)
+
     def __init__(self, db, actor, parent=None):
         super().__init__(parent)
         self.db, self.actor = db, actor
@@ -148,16 +153,6 @@ class ClustersPage(QWidget):
         nl.addLayout(bar)
         nl.addWidget(self.message)
         return nodes_tab
-
-    def showEvent(self, event):
-        super().showEvent(event)
-        if not self.loaded:
-            self.load()
-
-    def _changed(self, changes) -> None:
-        kinds = getattr(changes, "kinds", changes)
-        if self.loaded and (not kinds or "*" in kinds or WATCHED & set(kinds)):
-            self.load()
 
     # --- loading -------------------------------------------------------------------------------
 

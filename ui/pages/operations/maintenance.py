@@ -19,6 +19,7 @@ from ui.kit.dialogs import guard, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.widgets.plain_table import plain_table
+from ui.kit.shown import ReadWhenShown
 from ui.kit.tableview import select_only_row
 
 
@@ -34,9 +35,11 @@ def _coloured(text: str, colour: str) -> QTableWidgetItem:
     return item
 
 
-class MaintenanceTab(QWidget):
+class MaintenanceTab(ReadWhenShown, QWidget):
     """Maintenance windows, their impact per customer and object, moves and the notice PDF. `deferred`
     (a tab of the Operations page): read when first shown, not when the page is made."""
+
+    watches = frozenset({"maintenance", "power_feed", "space_lease"})
 
     def __init__(self, db, actor, parent=None, *, deferred: bool = False):
         super().__init__(parent)
@@ -116,16 +119,6 @@ class MaintenanceTab(QWidget):
         self.notice_btn.clicked.connect(self.print_notice)
         listen(self, self._changed)
         if not deferred:
-            self.load()
-
-    def showEvent(self, event):
-        super().showEvent(event)
-        if not self.loaded:
-            self.load()
-
-    def _changed(self, changes) -> None:
-        kinds = getattr(changes, "kinds", changes)
-        if self.loaded and (not kinds or "*" in kinds or kinds & {"maintenance", "power_feed", "space_lease"}):
             self.load()
 
     def load(self) -> None:

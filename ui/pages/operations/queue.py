@@ -18,6 +18,7 @@ from models.choices import (ContactChannel, NoteVisibility, SlaMetric, SlaState,
 from ui.kit.dialogs import error_label, guard, options_combo, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
+from ui.kit.shown import ReadWhenShown
 from ui.kit.tableview import select_only_row
 
 UTC = dt.timezone.utc
@@ -45,7 +46,7 @@ def countdown(seconds: int) -> str:
     return f"{sign}{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-class QueueTab(QWidget):
+class QueueTab(ReadWhenShown, QWidget):
     """The open tickets, the one whose SLA runs out first on top."""
 
     ticketChosen = Signal(int)
@@ -134,10 +135,10 @@ class QueueTab(QWidget):
         t.timeout.connect(slot)
         return t
 
+    watches = frozenset({"ticket", "sla_credit"})
+
     def showEvent(self, event):
-        super().showEvent(event)
-        if not self.loaded:
-            self.load()
+        super().showEvent(event)      # ReadWhenShown: the first show reads
         self.tick.start()
         self.reload.start()
 
@@ -145,10 +146,6 @@ class QueueTab(QWidget):
         super().hideEvent(event)
         self.tick.stop()
         self.reload.stop()
-
-    def _changed(self, kinds) -> None:
-        if self.loaded and (not kinds or "*" in kinds or "ticket" in kinds or "sla_credit" in kinds):
-            self.load()
 
     def where(self):
         """The column filters as the service reads them: the coded columns by their shown labels."""

@@ -14,6 +14,7 @@ from app.domain.errors import DomainError
 from models.choices import IdType, VisitState
 
 from ui.kit.dialogs import guard, refused_text
+from ui.kit.shown import ReadWhenShown
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.pages.operations.maintenance import _table
@@ -23,9 +24,11 @@ def _hm(t) -> str:
     return local_text(t)[5:16] if t else ""
 
 
-class VisitsTab(QWidget):
+class VisitsTab(ReadWhenShown, QWidget):
     """Visitors on site now and expected today, check-in/out, the daily list. `deferred` (a tab of the
     Operations page): read when first shown, not when the page is made."""
+
+    watches = frozenset({"visit", "visitor"})
 
     def __init__(self, db, actor, parent=None, *, deferred: bool = False):
         super().__init__(parent)
@@ -103,16 +106,6 @@ class VisitsTab(QWidget):
         self.today.itemSelectionChanged.connect(self.update_actions)
         listen(self, self._changed)
         if not deferred:
-            self.load()
-
-    def showEvent(self, event):
-        super().showEvent(event)
-        if not self.loaded:
-            self.load()
-
-    def _changed(self, changes) -> None:
-        kinds = getattr(changes, "kinds", changes)
-        if self.loaded and (not kinds or "*" in kinds or kinds & {"visit", "visitor"}):
             self.load()
 
     def _cells(self, r) -> list[str]:
