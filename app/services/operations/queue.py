@@ -157,25 +157,34 @@ def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.
         select(SlaTarget.priority, func.min(SlaTarget.ack_minutes), func.min(SlaTarget.onsite_minutes),
                func.min(SlaTarget.resolve_minutes)).group_by(SlaTarget.priority))}
     bound_sql = _bound_minutes(s.get_bind().dialect.name, least)
-    order, bound, p1 = [], {}, 0
-    q = _filtered(select(Ticket.id, Ticket.priority, bound_sql), include_closed, assignee_id, where)
-    for tid, priority, minutes in s.execute(q.order_by(bound_sql.is_(None), bound_sql, Ticket.id)):
-        order.append(tid)
-        p1 += priority == "P1"
-        bound[tid] = _FAR_MINUTES if minutes is None else minutes - 1   # a minute's margin for the floats
-    done: list[QueueRow] = []
     batch = max(batch, 4 * limit)
-    for k in range(0, len(order), batch):
-        ids = order[k:k + batch]
+    # the order by bound, a batch (and the next ticket's bound) at a time, with the counts of all the
+    # filters match beside each row (window totals): not every open ticket brought into Python to keep 200
+    q = (_filtered(select(Ticket.id, bound_sql, func.count().over(),
+                          func.sum(case((Ticket.priority == "P1", 1), else_=0)).over()),
+                   include_closed, assignee_id, where)
+         .order_by(bound_sql.is_(None), bound_sql, Ticket.id))
+    done: list[QueueRow] = []
+    total = p1 = 0
+    k = 0
+    while True:
+        part = s.execute(q.limit(batch + 1).offset(k)).all()
+        if not part:
+            break
+        total, p1 = part[0][2], int(part[0][3] or 0)
+        ids = [r[0] for r in part[:batch]]
         tickets = list(s.execute(select(Ticket).where(Ticket.id.in_(ids))).scalars())
         got = _rows_of(s, tickets, sla_states(s, tickets, now), now)
         done += [r for r in got if where is None or where.sla_states is None or r.sla_state in where.sla_states]
         done.sort(key=_order)
-        nxt = order[k + batch] if k + batch < len(order) else None
-        if nxt is None or (len(done) >= limit and done[limit - 1].due_at is not None
-                           and done[limit - 1].due_at.timestamp() / 60 < bound[nxt]):
+        if len(part) <= batch:
             break
-    return done[:limit], len(order), p1
+        minutes = part[batch][1]       # the bound of the first ticket not yet computed
+        nxt = _FAR_MINUTES if minutes is None else minutes - 1   # a minute's margin for the floats
+        if len(done) >= limit and done[limit - 1].due_at is not None and done[limit - 1].due_at.timestamp() / 60 < nxt:
+            break
+        k += batch
+    return done[:limit], total, p1
 
 
 @dataclass(frozen=True)
