@@ -17,6 +17,12 @@ from app.services.users import login
 from app.store.db import Database
 from bench.wan_relay import DelayRelay
 from models import AuditEvent, Device
+from tests.conftest import PG_URL
+
+# round trips are a server's: PostgreSQL's demo only (no SQLite copy that skips), the module skipped whole
+# without IDC_TEST_PG_URL
+pytestmark = [pytest.mark.parametrize("demo_db", ["postgresql"], indirect=True),
+              pytest.mark.skipif(not PG_URL, reason="needs IDC_TEST_PG_URL (PostgreSQL)")]
 
 # call -> round trips at most (before this round)
 LOGIN = 8            # was 10 (BEGIN, 8 statements, COMMIT): the three probes of the server in one statement
@@ -27,8 +33,6 @@ RACK_CLICK = 15      # was 24: one statement per read, no transaction control
 
 @pytest.fixture
 def relayed(demo_db):
-    if demo_db.is_sqlite:
-        pytest.skip("round trips are a server's: PostgreSQL")
     u = make_url(demo_db.url)
     with DelayRelay(u.host or "127.0.0.1", u.port or 5432) as relay:
         db = Database(u.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False))
