@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.domain.errors import SchemaTooNew
@@ -198,7 +199,6 @@ class Database:
         barrier = threading.Barrier(n)
 
         def one():
-            from sqlalchemy.exc import SQLAlchemyError
 
             try:
                 with self.reader.connect():

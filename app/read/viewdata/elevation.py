@@ -12,6 +12,7 @@ from app.domain.rating import local_today
 from app.read.power import RackPower, rack_power
 from app.read.space import RackSpace, leases_on, rack_space
 from app.store.db import Database
+from app.domain.errors import NotFound
 from models import (
     Customer,
     Device,
@@ -159,7 +160,6 @@ def elevation_reads(s, rack_id: int, today: dt.date) -> tuple:
         .outerjoin(lessee, lessee.id == Rack.customer_id)
         .where(Rack.id == rack_id)).first()
     if head is None:
-        from app.domain.errors import NotFound
         raise NotFound(f"rack {rack_id} does not exist (it may have been deleted by someone else)")
     rows = s.execute(
         select(Device.id, Device.name, DeviceType.manufacturer, DeviceType.model, DeviceType.role,

@@ -9,7 +9,9 @@ from sqlalchemy import case, func, select
 from app.domain.rating import local_today
 from app.read.space import leases_on, rack_space
 from app.store.db import Database
+from app.domain.errors import NotFound
 from models import (
+    Cage,
     Customer,
     Device,
     DeviceType,
@@ -90,8 +92,6 @@ def room_layout(db: Database, room_id: int) -> RoomLayoutData:
 def room_reads(s, room_id: int) -> tuple:
     """The floor's own rows (the room, its racks with their use, its cages): what room_from takes beside the
     racks' leases and space, which a caller may read at the same time. NotFound when the room is gone."""
-    from app.domain.errors import NotFound
-    from models import Cage
     head = s.execute(select(Room.id, Room.name, Site.code, Site.name, Room.cooling, Room.grid_rows,
                             Room.grid_cols).join(Site, Site.id == Room.site_id)
                      .where(Room.id == room_id)).first()
