@@ -15,8 +15,6 @@ import statistics
 import time
 from typing import Any, Callable
 
-from sqlalchemy.orm import configure_mappers
-
 from app.store.db import Database
 
 from .bench import Bench, Result, _pick
@@ -25,7 +23,6 @@ SEARCH_MS, TOPOLOGY_MS, NODE_LIST_MS = 300, 500, 100
 
 
 def _first_call(b: Bench, name: str, fn: Callable[[Database], Any], target_ms: float, note: str) -> None:
-    configure_mappers()  # done by the login's first ORM read in the console (140 ms once a process)
     fresh = Database(b.db.url)
     gc.freeze()  # as the console at its first show; undone below, so the later rows see the bench's own heap
     try:
