@@ -110,6 +110,8 @@ class Ticket(IdMixin, Versioned, Base):
         CheckConstraint(f"channel IS NULL OR {ContactChannel.check_sql('channel')}", name="channel"),
         CheckConstraint(f"task IS NULL OR {RemoteTask.check_sql('task')}", name="task"),
         CheckConstraint(f"urgency IS NULL OR {HandsUrgency.check_sql('urgency')}", name="urgency"),
+        # the queue's order of the open tickets, answered from the index alone (0039)
+        Index("ix_ticket_queue", "state", "priority", "opened_at", "id"),
     )
 
 
