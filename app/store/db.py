@@ -415,7 +415,9 @@ def describe_db_error(exc: BaseException, url: str) -> str:
         return f"{where} is damaged or not a SQLite database ({text})"
     if make_url(url).get_backend_name() == "sqlite":
         return f"cannot use the database {where}: {text}"
-    return f"cannot use the PostgreSQL database {where}: {text}"
+    # the login tried, named: a pooler says only "no such user" where the server names the role
+    user = make_url(url).username
+    return f"cannot use the PostgreSQL database {where}{f' as {user}' if user else ''}: {text}"
 
 
 def _known(script, rev: str) -> bool:
