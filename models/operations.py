@@ -78,7 +78,7 @@ class Ticket(IdMixin, Versioned, Base):
     __tablename__ = "ticket"
     number: Mapped[str | None] = mapped_column(String(16), unique=True)   # T-2026-000123
     kind: Mapped[str] = mapped_column(String(16), default=TicketKind.INCIDENT)
-    state: Mapped[str] = mapped_column(String(20), default=TicketState.NEW, index=True)
+    state: Mapped[str] = mapped_column(String(20), default=TicketState.NEW)   # indexed by ix_ticket_queue
     priority: Mapped[str] = mapped_column(String(2), default=TicketPriority.P3)
     title: Mapped[str] = mapped_column(String(255))
     description: Mapped[str | None] = mapped_column(Text)
