@@ -199,7 +199,6 @@ class Database:
         barrier = threading.Barrier(n)
 
         def one():
-
             try:
                 with self.reader.connect():
                     barrier.wait(timeout=30)     # all held at once: n connections, not one reused n times
@@ -413,10 +412,11 @@ def describe_db_error(exc: BaseException, url: str) -> str:
     where = describe_url(url)
     if "malformed" in text or "not a database" in text:
         return f"{where} is damaged or not a SQLite database ({text})"
-    if make_url(url).get_backend_name() == "sqlite":
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
         return f"cannot use the database {where}: {text}"
     # the login tried, named: a pooler says only "no such user" where the server names the role
-    user = make_url(url).username
+    user = u.username
     return f"cannot use the PostgreSQL database {where}{f' as {user}' if user else ''}: {text}"
 
 

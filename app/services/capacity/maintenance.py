@@ -184,7 +184,6 @@ def power_marks(s: Session, works: list[Work], span: Span, device_ids) -> PowerM
     (one supply of several lost, or the rack on one side that carries it) or degraded (the rack on
     one side that cannot carry it): three statements over these servers and their racks, and one
     power check of their one-sided racks (app.read.power.rack_power), whatever the windows' number."""
-
     ref = {w.key: w.reference for w in works if w.power}
     ids = set(device_ids)
     if not ref or not ids:
