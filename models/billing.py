@@ -4,10 +4,12 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import (CheckConstraint, ForeignKey, Index, Integer, Numeric, String, Text, UniqueConstraint, event, func,
+                        select, type_coerce, update)
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship
 
-from .base import Base, IdMixin, Money, Versioned, utcnow
+from .base import Base, IdMixin, Money, UTCDateTime, Versioned, utcnow
+from .gpu import GpuAsset
 from .choices import RATE_CATEGORIES, StatementKind, StatementStatus
 
 
@@ -108,6 +110,38 @@ class GpuLease(IdMixin, Base):
     end: Mapped[dt.datetime | None]
     __table_args__ = (CheckConstraint('"end" IS NULL OR "end" >= start', name="interval"),
                       Index("ix_gpu_lease_gpu_end", "gpu_id", "end"))  # the capacity search (migration 0036)
+
+
+# gpu_asset.busy_until of a GPU with an open lease: after every window a search can ask for
+LEASE_OPEN = dt.datetime(9999, 12, 31, tzinfo=dt.timezone.utc)
+
+
+def busy_until_sql(gpu_id_col):
+    """The latest end of the leases of the GPU `gpu_id_col` (LEASE_OPEN while one is open; NULL: none)."""
+    return (select(func.max(func.coalesce(GpuLease.end, type_coerce(LEASE_OPEN, UTCDateTime()))))
+            .where(GpuLease.gpu_id == gpu_id_col).scalar_subquery())
+
+
+def refresh_busy_until(connection, gpu_ids) -> None:
+    """Set gpu_asset.busy_until of these GPUs (every GPU when `gpu_ids` is None) from their leases."""
+    t = GpuAsset.__table__
+    stmt = update(t).values(busy_until=busy_until_sql(t.c.id))
+    if gpu_ids is not None:
+        ids = sorted(set(gpu_ids))
+        for i in range(0, len(ids), 500):
+            connection.execute(stmt.where(t.c.id.in_(ids[i:i + 500])))
+        return
+    connection.execute(stmt)
+
+
+@event.listens_for(Session, "after_flush")
+def follow_leases(session: Session, _context) -> None:
+    """A GPU's busy_until follows its leases in the same transaction, whoever wrote them through a
+    session (activation, its end, a swap, the migration of old contracts): one home, no writer
+    can forget it. Bulk inserts outside a session call refresh_busy_until themselves."""
+    ids = {o.gpu_id for o in (*session.new, *session.dirty, *session.deleted) if isinstance(o, GpuLease)}
+    if ids:
+        refresh_busy_until(session.connection(), ids)
 
 
 class Downtime(IdMixin, Base):

@@ -40,6 +40,10 @@ class GpuAsset(IdMixin, Versioned, Base):
     purchase_cost: Mapped[Decimal | None] = mapped_column(Money())
     warranty_end: Mapped[dt.date | None] = mapped_column(index=True)
     depreciation_months: Mapped[int] = mapped_column(Integer, default=36)
+    # The latest end of the GPU's leases (LEASE_OPEN while one is open), NULL when it never had one:
+    # kept by the database session from gpu_lease on every flush (models/billing.follow_leases), so
+    # the capacity search drops a busy GPU from its own index row (migration 0040, issue 25)
+    busy_until: Mapped[dt.datetime | None]
     gpu_model: Mapped[GpuModel] = relationship(lazy="joined")
     __table_args__ = (
         UniqueConstraint("device_id", "slot", name="uq_gpu_asset_device_slot"),
@@ -49,7 +53,8 @@ class GpuAsset(IdMixin, Versioned, Base):
         CheckConstraint("depreciation_months > 0", name="depreciation"),
         # Performance (migration 0003): the dashboard's fleet count; contains-filters on PostgreSQL.
         Index("ix_gpu_asset_model_state", "gpu_model_id", "state"),
-        Index("ix_gpu_asset_device_model_state", "device_id", "gpu_model_id", "state"),  # capacity search (0036)
+        # the capacity search (0036; busy_until 0040): a server's GPUs, their model, state and leases
+        Index("ix_gpu_asset_device_fit", "device_id", "gpu_model_id", "state", "busy_until"),
         Index("ix_gpu_asset_serial_trgm", "serial", postgresql_using="gin", postgresql_ops={"serial": "gin_trgm_ops"}),
         # Keyset pages of the GPU list sorted by these (migration 0037_sort_indexes, issue 26)
         Index("ix_gpu_asset_slot_id", "slot", "id"),

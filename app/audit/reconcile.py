@@ -116,8 +116,9 @@ NOT_AUDITED: dict[str, frozenset[str]] = {
     # logging in: the counters move without the user's version (docs/security.md, "Login")
     "app_user": frozenset({"password_hash", "failed_logins", "locked_until", "last_login_at"}),
     # follows the lifecycle: set when a contract's activation leases the GPU (recorded on the
-    # contract's and the move's events, not as a field of the GPU), cleared by any other move
-    "gpu_asset": frozenset({"customer_id"}),
+    # contract's and the move's events, not as a field of the GPU), cleared by any other move;
+    # busy_until: its leases' latest end, kept from gpu_lease (models/billing.follow_leases)
+    "gpu_asset": frozenset({"customer_id", "busy_until"}),
     # who and why of the last move: recorded as the node.state event's actor and reason, not as fields
     "gpu_node": frozenset({"state_reason", "state_by", "state_at"}),
 }

@@ -219,6 +219,55 @@ def test_the_quote_equals_the_first_statement_of_its_contract(db, fleet, manager
     assert {"status", "contract_id"} <= set(r.fields_by_table["quote"]) and "unit_price" in r.fields_by_table["price_list"]
 
 
+def busy_until_follows_leases(db) -> None:
+    """Every GPU's busy_until is what its leases say: the latest end, 9999-12-31 while one is open."""
+    from models import GpuLease
+    from models.billing import LEASE_OPEN
+
+    with db.session() as s:
+        ends: dict[int, dt.datetime] = {}
+        for gpu_id, end in s.execute(select(GpuLease.gpu_id, GpuLease.end)):
+            ends[gpu_id] = max(ends.get(gpu_id, end or LEASE_OPEN), end or LEASE_OPEN)
+        stored = dict(s.execute(select(GpuAsset.id, GpuAsset.busy_until)).all())
+    assert stored == {gpu_id: ends.get(gpu_id) for gpu_id in stored}
+
+
+def test_leases_take_their_nodes_for_their_days_only(db, fleet, manager, admin):
+    """64 H100 leased from 1 Oct (the lease opens at activation) are busy over any window they
+    overlap; once the contract ends on 30 Nov (lease closed at 1 Dec 00:00), an open-ended search from
+    1 Dec finds all 64 and one from 1 Nov finds none; a lease planned for next year leaves this
+    year's window free."""
+    offer = _search(db).offers[0]
+    hold = H.hold_capacity(db, manager, customer_id=fleet.customer_id, subsidiary_id=fleet.subsidiary_id,
+                           node_ids=list(offer.node_ids), start=START, end=END, gpu_model_id=offer.model_id)
+    quote = Q.create_quote(db, manager, hold=hold.number, term=PriceTerm.MONTHLY)
+    contract = Q.accept_quote(db, manager, quote.number)
+    C.submit_contract(db, manager, contract.id)
+    C.approve_contract(db, admin, contract.id)
+    C.activate_contract(db, admin, contract.id, at=cst(2026, 10, 1))
+    busy_until_follows_leases(db)
+
+    def free(start, end=None, **kw):
+        r = search_capacity(db, CapacityRequest(count=8, models=("H100 SXM 80GB",), scope="fabric",
+                                                start=start, end=end, **kw))
+        return r.offers[0].free_in_group if r.offers else 0
+
+    assert free(dt.date(2027, 1, 1)) == 0 and free(dt.date(2027, 1, 1), dt.date(2027, 3, 31)) == 0  # open lease
+    C.terminate_contract(db, admin, contract.id, "the customer moved out", at=cst(2026, 11, 30, 18))
+    busy_until_follows_leases(db)
+    assert free(dt.date(2026, 12, 1)) == 64 and free(dt.date(2026, 12, 1), dt.date(2027, 2, 28)) == 64
+    assert free(dt.date(2026, 11, 1)) == 0 and free(dt.date(2026, 11, 1), dt.date(2026, 11, 30)) == 0
+    # a lease starting after a bounded window leaves the window free (its GPU's busy_until is open)
+    from models import GpuLease
+    with db.session() as s:
+        gpu_id = s.execute(select(GpuAsset.id).where(GpuAsset.serial == "h-01-1")).scalar_one()
+        s.add(GpuLease(gpu_id=gpu_id, contract_item_id=contract.items[0].id, start=cst(2027, 6, 1)))
+        s.commit()
+    busy_until_follows_leases(db)
+    assert free(dt.date(2027, 1, 1), dt.date(2027, 5, 31)) == 64
+    assert free(dt.date(2027, 1, 1), dt.date(2027, 6, 30)) == 56 and free(dt.date(2027, 1, 1)) == 56
+
+
 def test_a_draft_short_of_gpus_names_the_shortfall_and_where_capacity_is(db, fleet, manager):
     item = C.ItemSpec(kind="gpu", description="H100 × 96", unit_price=D("9000"), price_unit="month",
                       quantity=D(96), gpu_model_id=fleet.h100_id)

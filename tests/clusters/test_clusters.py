@@ -134,6 +134,8 @@ def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager, tmp_path
         assert {g.state for g in s.execute(select(GpuAsset).where(GpuAsset.id.in_(w.gpu_ids[8:]))).scalars()} == {
             "leased"}
     assert _node(db, "gpu-02").state == NodeState.ALLOCATED
+    from tests.clusters.test_capacity import busy_until_follows_leases
+    busy_until_follows_leases(db)  # the swap's closed and opened leases are on their GPUs' rows
     octo = BS.run_billing(db, admin, "2026-10", as_of=RUN_AT)
     assert _lines(octo) == [("usage", D(5952), D("20"), D("119040.00"), D("15475.20")),
                             ("credit", D(-32), D("20"), D("-640.00"), D("-83.20"))]

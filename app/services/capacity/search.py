@@ -209,12 +209,18 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
     # Everything is correlated on the server (Device), not the node, so that the database takes the
     # server's type first: a type of another model drops the server before any GPU is read.
     mine = g.device_id == Device.id
-    unfit = select(g.id).where(mine, or_(g.gpu_model_id.not_in(model_ids),
-                                         g.state.not_in((GpuState.AVAILABLE, GpuState.LEASED))))
+    # A GPU whose leases all end by the window's start (busy_until, models/billing.follow_leases) is
+    # free of leases in it: read from the same index row as its model and state. One ending later is
+    # busy over an open-ended window; over a bounded one its leases say (one may start after it).
+    unfit = [g.gpu_model_id.not_in(model_ids), g.state.not_in((GpuState.AVAILABLE, GpuState.LEASED))]
+    if t1 is None:
+        unfit.append(g.busy_until > t0)
+    unfit = select(g.id).where(mine, or_(*unfit))
     gpus = select(func.count(g.id)).where(mine).scalar_subquery()
     model = select(func.min(g.gpu_model_id)).where(mine).scalar_subquery()
     lease_busy = (select(GpuLease.id).join(GpuAsset, GpuAsset.id == GpuLease.gpu_id)
-                  .where(GpuAsset.device_id == Device.id, _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
+                  .where(GpuAsset.device_id == Device.id, GpuAsset.busy_until > t0,
+                         _overlaps(GpuLease.start, GpuLease.end, t0, t1)))
     item_start = func.coalesce(ContractItem.service_start, Contract.start_date)
     item_end = func.coalesce(ContractItem.service_end, Contract.end_date)
     named = (select(contract_item_gpu.c.gpu_id).join(ContractItem, ContractItem.id == contract_item_gpu.c.item_id)
@@ -222,6 +228,8 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
              .join(GpuAsset, GpuAsset.id == contract_item_gpu.c.gpu_id)
              .where(GpuAsset.device_id == Device.id, Contract.status.in_(TAKING),
                     _date_overlaps(item_start, item_end, start, end)))
+    if t1 is None:  # a GPU leased past the start is unfit already: only the others' names are asked
+        named = named.where(or_(GpuAsset.busy_until.is_(None), GpuAsset.busy_until <= t0))
     if exclude_contract_id is not None:
         named = named.where(Contract.id != exclude_contract_id)
     conds = [GpuNode.state.in_(NODE_STATES_OFFERED), GpuNode.maintenance.is_(False),
@@ -229,7 +237,8 @@ def free_nodes(session: Session, model_ids: list[int], start: dt.date, end: dt.d
              Device.device_type_id.in_(select(DeviceType.id).where(or_(DeviceType.gpu_model_id.is_(None),
                                                                        DeviceType.gpu_model_id.in_(model_ids)))),
              # a leased server drops at its first open lease (most of a busy fleet), then the rest
-             ~exists(lease_busy), exists(select(g.id).where(mine)), ~exists(unfit), ~exists(named),
+             *([] if t1 is None else [~exists(lease_busy)]), exists(select(g.id).where(mine)), ~exists(unfit),
+             ~exists(named),
              GpuNode.id.not_in(held_nodes(start, end, now, exclude_hold_id))]
     busy = busy_nodes(works_over(session, t0, t1) if works is None else works, Span(t0, t1))
     if busy is not None:
