@@ -29,6 +29,7 @@ LOGIN = 8            # was 10 (BEGIN, 8 statements, COMMIT): the three probes of
 LIST_RELOAD = 2      # was 6: the count and the first window side by side, no BEGIN/ROLLBACK around either
 AUDIT_CHOICES = 1    # was 5: three DISTINCTs in one statement, no transaction
 RACK_CLICK = 15      # was 24: one statement per read, no transaction control
+QUEUE = 10           # was 15 (13 statements, each after the one before): the Operations page's queue
 
 
 @pytest.fixture
@@ -82,3 +83,11 @@ def test_a_rack_click_sends_no_transaction_control(relayed):
         rack_id = s.execute(select(Device.rack_id).where(Device.rack_id.is_not(None)).group_by(Device.rack_id)
                             .order_by(func.count().desc(), Device.rack_id).limit(1)).scalar_one()
     assert _trips(relay, lambda: rack_side(db, rack_id)) <= RACK_CLICK
+
+
+def test_the_operations_queue_reads_in_ten_round_trips(relayed):
+    """Its statements go in three waves side by side (queue_view); none costs a round trip of its own."""
+    from app.services.operations.queue import queue_view
+
+    db, relay = relayed
+    assert _trips(relay, lambda: queue_view(db)) <= QUEUE

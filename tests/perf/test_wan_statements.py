@@ -29,7 +29,7 @@ PINNED = {
     "page: xconnects": 1,
     "page: audit": 3,          # was 5-6: the filter bar's three choosers in one statement (issue 26, third round)
     "page: users": 3,
-    "page: operations": 13,    # was 32: its maintenance and visitors tabs read when first shown, each once (the queue only)
+    "page: operations": 10,    # was 13 (32): names, breaches and contracts in one, the breached count a window total; in three waves
     "page: clusters": 13,      # was 17 (28): the list, the chart, the picture and the events side by side, the cluster not read again
     "select a rack": 15,       # was 22 (33 before): the room's leases and space once, the circuits sold with the feeds
     "select a contract": 2,

@@ -59,42 +59,74 @@ class _Rules:
 
 
 def load_rules(s: Session, contract_ids) -> _Rules:
-    r = _Rules()
-    days = {d: off for d, off in s.execute(select(HolidayDay.day, HolidayDay.off))}
-    for c in s.execute(select(SlaCalendar)).scalars():
-        hours = None if c.mode == "7x24" else S.parse_hours(c.hours)
-        r.calendars[c.id] = S.Calendar(hours, days, c.follows_holidays)
-    for t in s.execute(select(SlaTarget).where(SlaTarget.contract_id.is_(None))).scalars():
-        r.defaults[(t.service_level, t.priority)] = t
-    ids = sorted({c for c in contract_ids if c})
-    # thousands of contracts (every open ticket's): the three small tables read whole, in one query each,
-    # rather than three queries per 500 contracts
-    for chunk in ([None] if len(ids) > WHOLE_TABLES else _chunks(ids)):
-        _rules_of_contracts(s, r, chunk, set(ids))
-    return r
+    return rules_of([read(s) for read in BASE_RULE_READS], [read(s) for read in contract_rule_reads(contract_ids)],
+                    contract_ids)
 
 
 WHOLE_TABLES = 2000    # contracts above which load_rules reads the tables whole
 
 
-def _rules_of_contracts(s: Session, r: _Rules, chunk: list[int] | None, wanted: set[int]) -> None:
-    """The contracts' own targets and their coverage's service level (chunk None: every contract,
-    those not wanted left out)."""
-    q = select(SlaTarget).where(SlaTarget.contract_id.in_(chunk) if chunk else SlaTarget.contract_id.is_not(None))
-    for t in s.execute(q).scalars():
+# load_rules' reads, each of a session, so that a screen can send them side by side
+# (Database.read_together: the Operations page, issue 26): China's days, the calendars, the defaults;
+# then, per set of contracts, their own targets, their subsidiary and region, their coverage.
+def _days(s: Session) -> dict:
+    return {d: off for d, off in s.execute(select(HolidayDay.day, HolidayDay.off))}
+
+
+def _calendars(s: Session) -> list:
+    return list(s.execute(select(SlaCalendar)).scalars())
+
+
+def _defaults(s: Session) -> list:
+    return list(s.execute(select(SlaTarget).where(SlaTarget.contract_id.is_(None))).scalars())
+
+
+BASE_RULE_READS = (_days, _calendars, _defaults)
+
+
+def contract_rule_reads(contract_ids) -> tuple:
+    """The reads of the contracts' own targets, subsidiary and region, and coverage: thousands of
+    contracts (every open ticket's) read the three small tables whole, in one query each, rather than
+    three queries per 500 contracts."""
+    ids = sorted({c for c in contract_ids if c})
+    chunks = [None] if len(ids) > WHOLE_TABLES else list(_chunks(ids))
+
+    def own(s):
+        return [t for chunk in chunks for t in s.execute(select(SlaTarget).where(
+            SlaTarget.contract_id.in_(chunk) if chunk else SlaTarget.contract_id.is_not(None))).scalars()]
+
+    def contracts(s):
+        q = select(Contract.id, Contract.subsidiary_id, Customer.region_code).join(Customer, Customer.id == Contract.customer_id)
+        return [row for chunk in chunks for row in s.execute(q.where(Contract.id.in_(chunk)) if chunk else q)]
+
+    def coverage(s):
+        q = select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
+        return [row for chunk in chunks for row in s.execute(q.where(Coverage.subsidiary_id.in_(
+            select(Contract.subsidiary_id).where(Contract.id.in_(chunk)))) if chunk else q)]
+    return (own, contracts, coverage)
+
+
+def rules_of(base, per_contract, contract_ids) -> _Rules:
+    """_Rules from what BASE_RULE_READS and contract_rule_reads returned."""
+    (days, calendars, defaults), (own, contracts, coverage) = base, per_contract
+    wanted = {c for c in contract_ids if c}
+    r = _Rules()
+    for c in calendars:
+        hours = None if c.mode == "7x24" else S.parse_hours(c.hours)
+        r.calendars[c.id] = S.Calendar(hours, days, c.follows_holidays)
+    for t in defaults:
+        r.defaults[(t.service_level, t.priority)] = t
+    for t in own:
         if t.contract_id in wanted:
             r.own[(t.contract_id, t.priority)] = t
-    q = select(Contract.id, Contract.subsidiary_id, Customer.region_code).join(Customer, Customer.id == Contract.customer_id)
-    rows = [row for row in s.execute(q.where(Contract.id.in_(chunk)) if chunk else q) if row[0] in wanted]
-    q = select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
-    cov = {(sub, code): lv for sub, code, lv in s.execute(
-        q.where(Coverage.subsidiary_id.in_({sub for _i, sub, _c in rows})) if chunk else q)}
-    for cid, sub, code in rows:
-        if code:
+    cov = {(sub, code): lv for sub, code, lv in coverage}
+    for cid, sub, code in contracts:
+        if cid in wanted and code:
             for cand in (code, code[:4] + "00", code[:2] + "0000"):
                 if (sub, cand) in cov:
                     r.level_of_contract[cid] = cov[(sub, cand)]
                     break
+    return r
 
 
 def steps_of(ticket, events) -> list[S.Step]:
@@ -156,18 +188,35 @@ def sla_states(s: Session, tickets, now: dt.datetime | None = None,
     tickets and one per 500 contracts for the maintenance left out, the clocks in Python."""
     now = now or dt.datetime.now(UTC)
     rules = rules or load_rules(s, [t.contract_id for t in tickets])   # given: it must cover these tickets' contracts
-    by_ticket: dict[int, list] = {t.id: [] for t in tickets}
+    events = events_of(s, [t.id for t in tickets])
+    return states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
+
+
+def events_of(s: Session, ticket_ids) -> dict[int, list]:
+    """Each ticket's state and priority events in order (plain rows, not ORM objects: 10k open
+    tickets read their history in a fraction of the time)."""
+    by_ticket: dict[int, list] = {i: [] for i in ticket_ids}
     for chunk in _chunks(list(by_ticket)):
-        # plain rows, not ORM objects: 10k open tickets read their history in a fraction of the time
         for e in s.execute(select(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.kind, TicketEvent.from_value,
                                   TicketEvent.to_value)
                            .where(TicketEvent.ticket_id.in_(chunk), TicketEvent.kind.in_(("state", "priority")))
                            .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)):
             by_ticket[e.ticket_id].append(e)
-    # the maintenance to leave out, for every contract at once (one query per 500 contracts)
+    return by_ticket
+
+
+def excluded_for(s: Session, tickets, now: dt.datetime) -> dict:
+    """The maintenance to leave out of these tickets' clocks, for every contract at once (one query
+    per 500 contracts)."""
+    if not tickets:
+        return {}
     first = min((t.opened_at for t in tickets), default=now)
-    excluded_of = maintenance_excluded_in(s, {t.contract_id for t in tickets}, first, now) if tickets else {}
-    return {t.id: _sla_of(t, by_ticket[t.id], rules, now, excluded_of) for t in tickets}
+    return maintenance_excluded_in(s, {t.contract_id for t in tickets}, first, now)
+
+
+def states_of(tickets, events: dict, rules: _Rules, now: dt.datetime, excluded_of: dict) -> dict[int, TicketSla]:
+    """The clocks of these tickets from their events (events_of), in Python."""
+    return {t.id: _sla_of(t, events[t.id], rules, now, excluded_of) for t in tickets}
 
 
 def ticket_sla(db: Database, ticket_id: int, now: dt.datetime | None = None) -> TicketSla:
