@@ -91,3 +91,29 @@ def test_the_operations_queue_reads_in_ten_round_trips(relayed):
 
     db, relay = relayed
     assert _trips(relay, lambda: queue_view(db)) <= QUEUE
+
+
+def test_the_first_connection_learns_the_server_in_one_statement(demo_db):
+    """The engine's first connection: the TLS question, the startup, one statement (not seven round
+    trips in a transaction); what the dialect knows afterwards is what SQLAlchemy's own questions give."""
+    from sqlalchemy import create_engine
+
+    u = make_url(demo_db.url)
+    with DelayRelay(u.host or "127.0.0.1", u.port or 5432) as relay:
+        db = Database(u.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False))
+        try:
+            assert db.revision_and_regions() == (db.head_revision(), True)
+            first = relay.round_trips
+            assert first <= 4     # TLS asked, startup, the server's facts, the revision with the regions
+            assert db.revision_and_regions() == (db.head_revision(), True) and relay.round_trips - first == 1
+            plain = create_engine(u)
+            try:
+                with plain.connect():
+                    pass
+                for fact in ("server_version_info", "default_schema_name", "default_isolation_level",
+                             "_backslash_escapes"):
+                    assert getattr(db.engine.dialect, fact) == getattr(plain.dialect, fact), fact
+            finally:
+                plain.dispose()
+        finally:
+            db.dispose()

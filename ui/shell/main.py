@@ -128,9 +128,10 @@ def prepare_schema(db: Database) -> None:
     from app.services.reference import seed_regions
     from app.store.startup import prepare_database
 
-    before = db.current_revision()
-    prepare_database(db)
-    seed_regions(db)  # a new database gets the shipped regions, as `db upgrade` does
+    before, has_regions = db.revision_and_regions()   # one statement at an existing database
+    prepare_database(db, current=before)
+    if not (has_regions and before == db.head_revision()):
+        seed_regions(db)  # a new database gets the shipped regions, as `db upgrade` does
     db.warm()         # the read connections opened while the login dialog waits
     if before is not None and before != db.head_revision():
         db.upgraded_from = before   # recorded with the first login (record_console_upgrade)
