@@ -330,8 +330,6 @@ class Database:
 
     def probe(self) -> str | None:
         """Connect once and return the schema revision; a failure becomes DatabaseUnavailable."""
-        from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-
         try:
             return self.current_revision()
         except SQLAlchemyError as exc:
