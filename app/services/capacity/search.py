@@ -528,12 +528,3 @@ def where_free(s: Session, gpu_model_id: int, not_ids, limit: int = 3) -> str:
         .group_by(GpuCluster.name, Site.code).order_by(func.count().desc(), GpuCluster.name).limit(limit)).all()
     return ", ".join(f"{r.n} in {r.name} ({r.code})" for r in rows)
 
-
-def held_gpu_ids(s: Session, now: dt.datetime | None = None) -> set[int]:
-    """Every GPU on a node a hold holds now (what the utilisation chart counts as held:
-    app.services.clusters.read.held_gpu_ids is the seam that calls this at merge)."""
-    now = now or dt.datetime.now(dt.timezone.utc)
-    return set(s.execute(select(GpuAsset.id).join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
-                         .join(capacity_hold_node, capacity_hold_node.c.node_id == GpuNode.id)
-                         .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
-                         .where(holding_condition(now))).scalars())

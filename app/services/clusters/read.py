@@ -6,7 +6,7 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select, true
+from sqlalchemy import Integer, cast, func, select, true
 
 from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
@@ -14,7 +14,6 @@ from models.capacity import CapacityHold, Quote, capacity_hold_node
 from models.choices import GpuState, NodeState, SwitchTier
 
 from app.services.capacity.search import NODE_STATES_OFFERED, holding_condition
-from app.services.capacity.search import held_gpu_ids as capacity_held_gpu_ids
 from app.services.clusters.topology import find_cluster_in, find_node_in
 from app.store.db import Database
 
@@ -94,10 +93,7 @@ def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | No
     clusters, state_rows, model_rows = db.read_together(
         read(q), read(select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one)
                       .group_by(GpuNode.cluster_id, GpuNode.state)),
-        read(select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
-             .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
-             .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id).where(one)
-             .group_by(GpuNode.cluster_id, GpuModel.name)))
+        read(_cluster_models(one, every=cluster_id is None)))
     states: dict[int, Counter] = {}
     for cid, state, n in state_rows:
         states.setdefault(cid, Counter())[state] = n
@@ -110,6 +106,22 @@ def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | No
                        dict(states.get(c.id, {})), ", ".join(sorted(models.get(c.id, ()))), c.storage_network,
                        c.management_network, c.note, c.version)
             for c, code in clusters]
+
+
+def _cluster_models(one, every: bool):
+    """(cluster id, GPU model name, GPUs): for every cluster from the GPUs counted per server first
+    (_per_node_gpus: 115 -> 64 ms on PostgreSQL, 293 -> 68 ms on SQLite, large data), for one cluster
+    through its nodes."""
+    if not every:
+        return (select(GpuNode.cluster_id, GpuModel.name, func.count(GpuAsset.id))
+                .join(GpuAsset, GpuAsset.device_id == GpuNode.device_id)
+                .join(GpuModel, GpuModel.id == GpuAsset.gpu_model_id).where(one)
+                .group_by(GpuNode.cluster_id, GpuModel.name))
+    per_node = _per_node_gpus()
+    x = (select(GpuNode.cluster_id, per_node.c.gpu_model_id, cast(func.sum(per_node.c.n), Integer).label("n"))
+         .join(GpuNode, GpuNode.device_id == per_node.c.device_id)
+         .group_by(GpuNode.cluster_id, per_node.c.gpu_model_id)).subquery()
+    return select(x.c.cluster_id, GpuModel.name, x.c.n).join(GpuModel, GpuModel.id == x.c.gpu_model_id)
 
 
 def cluster_row(db: Database, cluster: int | str) -> ClusterRow:
@@ -348,34 +360,39 @@ ALLOCATED, AVAILABLE, HELD, TRIAGE, OTHER = "allocated", "available", "held", "t
 BUCKETS = (ALLOCATED, AVAILABLE, HELD, TRIAGE, OTHER)
 
 
-def held_gpu_ids(s) -> set[int]:
-    """GPUs on nodes a capacity hold holds now (app/services/capacity/search.py)."""
-    return capacity_held_gpu_ids(s)
-
-
 def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:
     """(GPU model, site code, {bucket: GPUs}) of every GPU in a node: allocated (node allocated),
     available (node available, not in maintenance, not held), held, triage (triage or RMA), other
-    (onboarding, burn-in, draining, maintenance, retired)."""
-    with db.session() as s:
-        held = held_gpu_ids(s)
-        out: dict[tuple[str, str], Counter] = {}
-        q = (select(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance, GpuAsset.id, GpuAsset.state)
-             .join(GpuAsset, GpuAsset.gpu_model_id == GpuModel.id)
-             .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
-             .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id))
-        if not held:  # counted in the database: one row per model, site and node state
-            q = (select(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance, func.count(GpuAsset.id))
-                 .join(GpuAsset, GpuAsset.gpu_model_id == GpuModel.id)
-                 .join(GpuNode, GpuNode.device_id == GpuAsset.device_id)
-                 .join(GpuCluster, GpuCluster.id == GpuNode.cluster_id).join(Site, Site.id == GpuCluster.site_id)
-                 .group_by(GpuModel.name, Site.code, GpuNode.state, GpuNode.maintenance))
-            for model, site, state, maint, n in s.execute(q):
-                out.setdefault((model, site), Counter())[_bucket(state, maint, False)] += n
-        else:
-            for model, site, state, maint, gpu_id, _gs in s.execute(q):
-                out.setdefault((model, site), Counter())[_bucket(state, maint, gpu_id in held)] += 1
-        return [(m, site, {b: c.get(b, 0) for b in BUCKETS}) for (m, site), c in sorted(out.items())]
+    (onboarding, burn-in, draining, maintenance, retired).
+
+    One statement, counted in the database: the GPUs per server and model first (from the index on
+    gpu_asset's device and model alone), then per cluster, model, node state, maintenance flag and
+    whether a hold holds the node now, the names joined last (issue 26: on the large data, 400,000
+    GPUs, 195 -> 136 ms on PostgreSQL, 342 -> 81 ms on SQLite, and no GPU brought into Python when a
+    hold exists)."""
+    held = GpuNode.id.in_(select(capacity_hold_node.c.node_id)
+                          .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
+                          .where(holding_condition(dt.datetime.now(dt.timezone.utc))))
+    per_node = _per_node_gpus()
+    x = (select(GpuNode.cluster_id, per_node.c.gpu_model_id, GpuNode.state, GpuNode.maintenance,
+                held.label("held"), cast(func.sum(per_node.c.n), Integer).label("n"))
+         .join(GpuNode, GpuNode.device_id == per_node.c.device_id)
+         .group_by(GpuNode.cluster_id, per_node.c.gpu_model_id, GpuNode.state, GpuNode.maintenance, held)).subquery()
+    q = (select(GpuModel.name, Site.code, x.c.state, x.c.maintenance, x.c.held, x.c.n)
+         .join(GpuModel, GpuModel.id == x.c.gpu_model_id).join(GpuCluster, GpuCluster.id == x.c.cluster_id)
+         .join(Site, Site.id == GpuCluster.site_id))
+    out: dict[tuple[str, str], Counter] = {}
+    with db.read_session() as s:
+        for model, site, state, maint, is_held, n in s.execute(q):
+            out.setdefault((model, site), Counter())[_bucket(state, maint, bool(is_held))] += int(n)
+    return [(m, site, {b: c.get(b, 0) for b in BUCKETS}) for (m, site), c in sorted(out.items())]
+
+
+def _per_node_gpus():
+    """GPUs per server and model (device_id, gpu_model_id, n): a subquery answered from the index on
+    (device_id, gpu_model_id, …) alone, so that the nodes join 50,000 rows and not 400,000."""
+    return (select(GpuAsset.device_id, GpuAsset.gpu_model_id, func.count().label("n"))
+            .where(GpuAsset.device_id.is_not(None)).group_by(GpuAsset.device_id, GpuAsset.gpu_model_id).subquery())
 
 
 def _bucket(state: str, maintenance: bool, held: bool) -> str:
