@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.domain.errors import Conflict
+from app.store.rows import insert_many
 from app.store.uow import UnitOfWork
 
 
@@ -37,42 +38,16 @@ def insert_rows(s: Session, table, params: list[dict], *, ids: bool = True) -> l
             seq = s.execute(text("SELECT nextval(pg_get_serial_sequence(:t, :c)) FROM generate_series(1, :n)"),
                             {"t": table.name, "c": pk.name, "n": len(params)}).scalars().all()
             params = [{**p, pk.key: i} for p, i in zip(params, sorted(seq))]
-        _copy_rows(s, table, params)
+        insert_many(s, table, params)
         return [p[pk.key] for p in params] if ids else None
     if given or not ids:
-        s.execute(insert(table), params)
+        insert_many(s, table, params)
         return [p[pk.key] for p in params] if ids else None
     first = s.execute(insert(table).returning(pk), params[0]).scalar_one()
     new_ids = list(range(first, first + len(params)))
     if len(params) > 1:
-        s.execute(insert(table), [{**p, pk.key: i} for p, i in zip(params[1:], new_ids[1:])])
+        insert_many(s, table, [{**p, pk.key: i} for p, i in zip(params[1:], new_ids[1:])])
     return new_ids
-
-
-def _copy_rows(s: Session, table, params: list[dict]) -> None:
-    """COPY `params` into `table` on the session's PostgreSQL connection (inside its transaction)."""
-    from sqlalchemy.exc import DBAPIError
-
-    dialect = s.get_bind().dialect
-    # COPY applies the database's defaults only: the columns' Python-side defaults (version, times)
-    # are filled in here, as an INSERT through SQLAlchemy fills them
-    missing = [c for c in table.columns if c.key not in params[0] and c.default is not None
-               and (c.default.is_scalar or c.default.is_callable)]
-    if missing:
-        filled = {c.key: c.default.arg if c.default.is_scalar else c.default.arg(None) for c in missing}
-        params = [{**p, **filled} for p in params]
-    columns = [table.c[k] for k in params[0]]
-    processors = [c.type._cached_bind_processor(dialect) for c in columns]
-    quote = dialect.identifier_preparer.quote
-    statement = f"COPY {quote(table.name)} ({', '.join(quote(c.name) for c in columns)}) FROM STDIN"
-    keys = list(params[0])
-    raw = s.connection().connection.driver_connection
-    try:
-        with raw.cursor() as cursor, cursor.copy(statement) as copy:
-            for p in params:
-                copy.write_row([v if f is None else f(v) for v, f in zip((p[k] for k in keys), processors)])
-    except dialect.loaded_dbapi.Error as exc:
-        raise DBAPIError.instance(statement, None, exc, dialect.loaded_dbapi.Error) from exc
 
 
 def flush_versioned_many(uow: UnitOfWork, changes: list[tuple[Any, dict]], kind: str) -> None:
