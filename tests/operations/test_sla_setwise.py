@@ -131,3 +131,18 @@ def test_queue_view_filters_and_counts_as_the_whole_queue(demo_db):
         assert got.rows == wanted[:3], where
         if where.sla_states is None:
             assert got.total == len(wanted), where
+
+
+def test_the_desk_cards_count_what_the_queue_shows(demo_db):
+    """desk_counts reads only the clocks, in waves and by subquery (open_sla_together); its cards are
+    what counting queue_rows' rows gives."""
+    from app.services.operations.queue import desk_counts, queue_rows
+
+    now = dt.datetime.now(dt.timezone.utc)
+    rows, soon = queue_rows(demo_db, now=now), now + dt.timedelta(hours=1)
+    got = desk_counts(demo_db, now)
+    assert (got.open_p1, got.open_p2, got.breaching_within_hour, got.breached) == (
+        sum(r.priority == "P1" for r in rows), sum(r.priority == "P2" for r in rows),
+        sum(1 for r in rows if r.due_at is not None and now <= r.due_at <= soon),
+        sum(r.sla_state == "breached" for r in rows))
+    assert got.open_p1 + got.open_p2 > 0 and len(rows) > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 
 from models import AppSetting, MaintenanceImpact, MaintenanceWindow
 from models.choices import ImpactLevel, MaintenanceState
@@ -53,8 +53,12 @@ def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
     contract: one query per 500 contracts, the notice setting in it (the SLA clocks of the queue read it once)."""
     W = MaintenanceWindow
     by_contract: dict[int, list[tuple[dt.datetime, dt.datetime]]] = {}
-    ids = sorted({c for c in contract_ids if c})
-    for chunk in (ids[k:k + 500] for k in range(0, len(ids), 500)):
+    if isinstance(contract_ids, Select):   # the contracts as a subquery: one statement for them all
+        chunks = [contract_ids]
+    else:
+        ids = sorted({c for c in contract_ids if c})
+        chunks = (ids[k:k + 500] for k in range(0, len(ids), 500))
+    for chunk in chunks:
         rows = s.execute(select(MaintenanceImpact.contract_id, W.id, W.planned_start, W.planned_end, W.actual_start,
                                 W.actual_end, W.state, W.noticed_at, notice_hours_column())
                          .join(W, MaintenanceImpact.maintenance_id == W.id)

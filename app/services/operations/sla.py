@@ -182,6 +182,33 @@ def open_sla_states(s: Session, now: dt.datetime | None = None, states=TicketSta
     return sla_states(s, rows, now)
 
 
+def open_sla_together(db: Database, now: dt.datetime, states=TicketState.OPEN) -> tuple[list, dict[int, TicketSla]]:
+    """(the tickets as rows of CLOCK_COLUMNS, their SLA states) of every ticket in `states`: what
+    open_sla_states computes, its reads in waves side by side (Database.read_together) and each
+    ticket's events and their contracts' maintenance by subquery in one statement, not one per 500
+    (the dashboard's desk cards on the large data, 10,000 open tickets: 61 statements in a row → 9 in
+    three waves, issue 26)."""
+    def read(fn):
+        def call():
+            with db.read_session() as s:
+                return fn(s)
+        return call
+
+    chosen = select(Ticket.id).where(Ticket.state.in_(states))
+    rows, *base = db.read_together(
+        read(lambda s: s.execute(select(*CLOCK_COLUMNS).where(Ticket.state.in_(states)).order_by(Ticket.id)).all()),
+        *(read(r) for r in BASE_RULE_READS))
+    first = min((r.opened_at for r in rows), default=now)
+    contracts = select(Ticket.contract_id).where(Ticket.state.in_(states), Ticket.contract_id.is_not(None))
+    own, contract_rows, coverage = contract_rule_reads([r.contract_id for r in rows])
+    events, excluded, *per_contract = db.read_together(
+        read(lambda s: events_of(s, [r.id for r in rows], chosen)),
+        read(lambda s: maintenance_excluded_in(s, contracts, first, now) if rows else {}),
+        read(own), read(contract_rows), read(coverage))
+    rules = rules_of(base, per_contract, [r.contract_id for r in rows])
+    return rows, states_of(rows, events, rules, now, excluded)
+
+
 def sla_states(s: Session, tickets, now: dt.datetime | None = None,
                rules: _Rules | None = None) -> dict[int, TicketSla]:
     """The SLA state of many tickets (Ticket objects or rows of CLOCK_COLUMNS): three queries per 500
@@ -192,16 +219,18 @@ def sla_states(s: Session, tickets, now: dt.datetime | None = None,
     return states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
 
 
-def events_of(s: Session, ticket_ids) -> dict[int, list]:
+def events_of(s: Session, ticket_ids, chosen=None) -> dict[int, list]:
     """Each ticket's state and priority events in order (plain rows, not ORM objects: 10k open
-    tickets read their history in a fraction of the time)."""
+    tickets read their history in a fraction of the time); with `chosen` (a select of the same
+    tickets' ids) in one statement instead of one per 500."""
     by_ticket: dict[int, list] = {i: [] for i in ticket_ids}
-    for chunk in _chunks(list(by_ticket)):
+    for chunk in [chosen] if chosen is not None else _chunks(list(by_ticket)):
         for e in s.execute(select(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.kind, TicketEvent.from_value,
                                   TicketEvent.to_value)
                            .where(TicketEvent.ticket_id.in_(chunk), TicketEvent.kind.in_(("state", "priority")))
                            .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)):
-            by_ticket[e.ticket_id].append(e)
+            if e.ticket_id in by_ticket:
+                by_ticket[e.ticket_id].append(e)
     return by_ticket
 
 
