@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, Iterator
 
 import orjson
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.orm import Session
 
 from app import __version__
@@ -37,7 +37,6 @@ from app.audit.scan import (  # noqa: F401  (format_ts, hash_payload, HASHED_FIE
 )
 from app.domain.actor import Actor
 from app.domain.runs import logged_run
-from app.store.rows import insert_many
 from models import GENESIS_HASH, AuditEvent, AuditHead
 
 HOST = socket.gethostname()
@@ -125,7 +124,7 @@ def append_events(session: Session, actor: Actor, *, request_id: str, events: li
         session.execute(text("SELECT audit_append(CAST(:events AS jsonb))"),
                         {"events": orjson.dumps([dict(f, ts=naive) for f in added]).decode()})
         return added
-    insert_many(session, _EVENT_TABLE, added)   # at the driver's speed (app/store/rows.py)
+    session.execute(insert(_EVENT_TABLE), added)
     session.execute(update(AuditHead).where(AuditHead.id == 1).values(hash=prev_hash), execution_options=NO_SYNC)
     return added
 

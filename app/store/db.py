@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import contextvars
+import logging
 import os
 import re
 import sqlite3
@@ -22,6 +23,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.domain.errors import SchemaTooNew
 from app.domain.runs import logged_run
 from app.store.config import DatabaseUnavailable, default_sqlite_path, describe_url
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -116,7 +119,9 @@ def _lean_first_connect(dialect) -> None:
             number = raw.info.server_version       # e.g. 150008 (15.8), 90624 (9.6.24)
             version = (number // 10000, number % 100) if number >= 100000 else \
                 (number // 10000, number // 100 % 100, number % 100)
-        except Exception:  # noqa: BLE001 - the dialect's own questions instead
+        except Exception:
+            log.error("the first connection could not read the server's facts in one statement: "
+                      "SQLAlchemy asks them its own way", exc_info=True)
             raw.autocommit = False
             return initialize(connection)
         facts = {"_get_server_version_info": lambda _c: version,
