@@ -42,9 +42,24 @@ def _plain(value: Any) -> Any:
 
 def snapshot(obj: Base, fields: Iterable[str] | None = None) -> dict[str, Any]:
     """Column values of `obj` as plain JSON-able values (Decimal and dates as text)."""
-    mapper = inspect(obj).mapper
-    names = fields or [c.key for c in mapper.column_attrs if c.key not in SNAPSHOT_SKIPS]
-    return {name: _plain(getattr(obj, name)) for name in names}
+    names = fields or _snapshot_names(type(obj))
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        out[name] = value if value is None or type(value) in (str, int, bool) else _plain(value)
+    return out
+
+
+_SNAPSHOT_NAMES: dict[type, list[str]] = {}
+
+
+def _snapshot_names(model: type) -> list[str]:
+    """The attributes a snapshot of a `model` record holds (its mapper asked once per class: a bulk
+    update's 100,000 snapshots asked it each time, a tenth of the import, issue 26)."""
+    names = _SNAPSHOT_NAMES.get(model)
+    if names is None:
+        names = _SNAPSHOT_NAMES[model] = [c.key for c in inspect(model).column_attrs if c.key not in SNAPSHOT_SKIPS]
+    return names
 
 
 def snapshot_of_row(model: type, row: dict) -> dict[str, Any]:
@@ -497,8 +512,19 @@ def _write_update(uow: UnitOfWork, spec: EntitySpec, obj, values: dict, before: 
 
 
 def pk_of(obj):
+    key = _PK_KEY.get(type(obj), _ABSENT)
+    if key is _ABSENT:
+        pk = inspect(type(obj)).primary_key
+        key = _PK_KEY[type(obj)] = inspect(type(obj)).get_property_by_column(pk[0]).key if len(pk) == 1 else None
+    if key is not None:
+        value = getattr(obj, key)
+        if value is not None:
+            return value
     ident = inspect(obj).identity
     return ident[0] if ident and len(ident) == 1 else ident
+
+
+_PK_KEY: dict[type, str | None] = {}   # a model's single primary-key attribute (None: a composite key)
 
 
 def next_document_number(session: Session, subsidiary_id: int, kind: str, scope: str, count: int = 1) -> int:
