@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Iterator
 from sqlalchemy import func, select
 
 from models import AuditEvent, GpuModel, Region, Subsidiary, User
-from models.billing import LEASE_OPEN
+from models.billing import refresh_busy_until
 from models.choices import ContractStatus, GpuState, Role
 
 from app import __version__
@@ -917,10 +917,8 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
             w.write(table, COLUMNS[table], rows)
             plan.rows[table] = []
         tick("GPUs' lease ends (gpu_asset.busy_until, models/billing.follow_leases)")
-        open_end = "?" if w.sqlite else "CAST(? AS timestamp)"
-        w.execute(f'UPDATE gpu_asset SET busy_until = (SELECT max(coalesce(l."end", {open_end})) FROM gpu_lease l '
-                  'WHERE l.gpu_id = gpu_asset.id) WHERE id IN (SELECT gpu_id FROM gpu_lease)',
-                  (_ts(LEASE_OPEN.replace(tzinfo=None)),))
+        with db.engine.begin() as conn:   # set-wise, every GPU at once (the writer has committed its rows)
+            refresh_busy_until(conn, None)
         from .scale_power import write_power  # A and B panels and feeds for every rack (issue 15)
         write_power(w, tick)
         from .scale_coloc import write_coloc  # partial leases, cross-connects (issue 15)

@@ -62,6 +62,9 @@ def test_the_large_data_holds_months_of_use(db, small):
         assert verify_audit_chain(s).ok
         result = reconcile(s)
         assert result.ok, [d.describe() for d in result.differences[:5]]
+    # the GPUs' lease ends, written set-wise by the loader and then by the months of use's sessions
+    from tests.clusters.test_capacity import busy_until_follows_leases
+    busy_until_follows_leases(db)
 
 
 @once_across_backends(0)
