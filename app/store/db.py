@@ -239,6 +239,15 @@ class Database:
         futures = [pool.submit(contextvars.copy_context().run, one, call) for call in calls]
         return [f.result() for f in futures]
 
+    def read_sessions_together(self, *reads):
+        """read_together for functions of a session: each `read(session)` in a read session of its own."""
+        def opened(read):
+            def call():
+                with self.read_session() as s:
+                    return read(s)
+            return call
+        return self.read_together(*(opened(read) for read in reads))
+
     def warm(self, n: int = READ_THREADS) -> None:
         """Open up to `n` pooled connections in the background (PostgreSQL), returned to the pool idle: the
         console's start does it while its login dialog waits, so that the main window's reads side by side
@@ -318,12 +327,10 @@ class Database:
                     rows = conn.execute(text(f"SELECT version_num, ({also}) FROM alembic_version")).all()
                 except DBAPIError:   # a new database, or one before the table asked: ask the plain way
                     conn.rollback()
-            if rows is not None:
-                pass
-            elif inspect(conn).has_table("alembic_version"):
+            if rows is None:
+                if not inspect(conn).has_table("alembic_version"):
+                    return None, None
                 rows = conn.execute(text("SELECT version_num, NULL FROM alembic_version")).all()
-            else:
-                return None, None
             if len(rows) <= 1:
                 return (rows[0][0], rows[0][1]) if rows else (None, None)
             from alembic.runtime.migration import MigrationContext

@@ -240,21 +240,15 @@ def queue_view(db: Database, *, limit: int = 50, include_closed: bool = False, a
     trips in a row instead of thirteen (issue 26)."""
     now = now or dt.datetime.now(UTC)
 
-    def read(fn):
-        def call():
-            with db.read_session() as s:
-                return fn(s)
-        return call
-
-    least, *base = db.read_together(read(_least), *(read(r) for r in BASE_RULE_READS))
+    least, *base = db.read_sessions_together(_least, *BASE_RULE_READS)
     recorded: set[int] = set()
 
     def compute(stubs) -> list[QueueRow]:
         ids = [t.id for t in stubs]
         own, _contracts, coverage = contract_rule_reads([t.contract_id for t in stubs])
-        (tickets, names, breaches, contracts), events, excluded, (targets, cover) = db.read_together(
-            read(lambda s: _facts(s, ids)), read(lambda s: events_of(s, ids)),
-            read(lambda s: excluded_for(s, stubs, now)), read(lambda s: (own(s), coverage(s))))
+        (tickets, names, breaches, contracts), events, excluded, (targets, cover) = db.read_sessions_together(
+            lambda s: _facts(s, ids), lambda s: events_of(s, ids), lambda s: excluded_for(s, stubs, now),
+            lambda s: (own(s), coverage(s)))
         recorded.update(breaches)
         rules = rules_of(base, (targets, contracts, cover), [t.contract_id for t in stubs])
         return _built(tickets, states_of(tickets, events, rules, now, excluded), names, now)

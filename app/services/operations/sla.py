@@ -188,23 +188,17 @@ def open_sla_together(db: Database, now: dt.datetime, states=TicketState.OPEN) -
     ticket's events and their contracts' maintenance by subquery in one statement, not one per 500
     (the dashboard's desk cards on the large data, 10,000 open tickets: 61 statements in a row → 9 in
     three waves, issue 26)."""
-    def read(fn):
-        def call():
-            with db.read_session() as s:
-                return fn(s)
-        return call
-
     chosen = select(Ticket.id).where(Ticket.state.in_(states))
-    rows, *base = db.read_together(
-        read(lambda s: s.execute(select(*CLOCK_COLUMNS).where(Ticket.state.in_(states)).order_by(Ticket.id)).all()),
-        *(read(r) for r in BASE_RULE_READS))
+    rows, *base = db.read_sessions_together(
+        lambda s: s.execute(select(*CLOCK_COLUMNS).where(Ticket.state.in_(states)).order_by(Ticket.id)).all(),
+        *BASE_RULE_READS)
     first = min((r.opened_at for r in rows), default=now)
     contracts = select(Ticket.contract_id).where(Ticket.state.in_(states), Ticket.contract_id.is_not(None))
     own, contract_rows, coverage = contract_rule_reads([r.contract_id for r in rows])
-    events, excluded, *per_contract = db.read_together(
-        read(lambda s: events_of(s, [r.id for r in rows], chosen)),
-        read(lambda s: maintenance_excluded_in(s, contracts, first, now) if rows else {}),
-        read(own), read(contract_rows), read(coverage))
+    events, excluded, *per_contract = db.read_sessions_together(
+        lambda s: events_of(s, [r.id for r in rows], chosen),
+        lambda s: maintenance_excluded_in(s, contracts, first, now) if rows else {},
+        own, contract_rows, coverage)
     rules = rules_of(base, per_contract, [r.contract_id for r in rows])
     return rows, states_of(rows, events, rules, now, excluded)
 
