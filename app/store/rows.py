@@ -1,5 +1,5 @@
-"""Many new rows of one table, written at the driver's speed (a bulk import's GPUs, their history,
-their history): each value through its column's own bind processing, once, and then one
+"""Many new rows of one table, written at the driver's speed (a bulk import's GPUs and their
+history): each value through its column's own bind processing, once, and then one
 executemany (SQLite) or one COPY (PostgreSQL) on the session's connection, in its transaction.
 
 SQLAlchemy's executemany builds a parameter dict and runs every processor per row and column
