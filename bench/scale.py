@@ -949,6 +949,9 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         finally:
             raise
     used = _use(db, actor, today, tick) if use else {}
+    tick("the open tickets' SLA clocks, kept as the console's sweep keeps them (ticket_sla_state)")
+    from app.services.operations.sla import keep_sla_states
+    keep_sla_states(db)
     with db.session() as s:
         seq = s.execute(select(func.max(AuditEvent.seq))).scalar_one()
     c = w.counts

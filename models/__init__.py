@@ -14,7 +14,7 @@ from .power import PowerPanel, PowerFeed, PduFeed, PowerConnection, CircuitReadi
 from .finance import DepositEntry, Fapiao, InvoicingProfile, OverdueDecision, TaxCode  # noqa: F401
 from .operations import (  # noqa: F401
     SlaCalendar, HolidayDay, SlaTarget, SlaCreditRule, Ticket, TicketObject, TicketEvent, TicketAttachment,
-    SlaBreach, SlaCredit, OncallShift, Notification)
+    SlaBreach, SlaCredit, OncallShift, Notification, SlaRulesGeneration, TicketSlaState)
 from .cluster import (  # noqa: F401
     GpuCluster, ScaleUpDomain, GpuNode, FabricSwitch, GpuNodeHistory, HealthEvent, NodeBurnIn, NodeSwap)
 from .capacity import PriceListEntry, CapacityHold, Quote, QuoteLine, capacity_hold_node  # noqa: F401

@@ -1,6 +1,8 @@
 """The operations desk (issue 24): tickets and their timeline, SLA calendars and targets, breaches,
-SLA credits, on-call shifts and notifications. The SLA clock is never stored: app/domain/sla.py
-computes it from the ticket's events (its states and priorities), the calendar and the targets."""
+SLA credits, on-call shifts and notifications. The SLA clock is computed, by app/domain/sla.py, from the
+ticket's events (its states and priorities), the calendar and the targets; what the sweep last computed
+of an open ticket is kept beside it (ticket_sla_state), for the dashboard's cards, and used only while
+the inputs it was computed from are the ticket's and the rules' own."""
 from __future__ import annotations
 
 import datetime as dt
@@ -175,6 +177,38 @@ class SlaBreach(IdMixin, Base):
         UniqueConstraint("ticket_id", "metric", name="uq_sla_breach_ticket_metric"),
         CheckConstraint(SlaMetric.check_sql("metric"), name="metric"),
     )
+
+
+class SlaRulesGeneration(Base):
+    """One row whose number the database moves on every write that can change an SLA clock other than
+    the ticket's own (triggers of migration 0041: China's days, calendars, targets, coverage, planned
+    maintenance and its impact, the settings, a contract's subsidiary or customer, a customer's region):
+    a ticket_sla_state computed under another number is not used."""
+
+    __tablename__ = "sla_rules_generation"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class TicketSlaState(Base):
+    """What the sweep (app/services/operations/sla.check_sla) computed of an open ticket's clocks, with
+    the inputs it computed them from: used (app/services/operations/queue.desk_counts) only while the
+    ticket's priority, state, contract and last state or priority event are these, the rules'
+    generation is this one and `valid_until` (the next planned maintenance of its contract; the
+    computing instant while one runs) has not come; otherwise the clocks are computed again.
+    Derived, not audited (app/audit/reconcile.NOT_BUSINESS)."""
+
+    __tablename__ = "ticket_sla_state"
+    ticket_id: Mapped[int] = mapped_column(ForeignKey("ticket.id", ondelete="CASCADE"), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer)
+    last_event_id: Mapped[int] = mapped_column(Integer)         # 0: no state or priority event yet
+    priority: Mapped[str] = mapped_column(String(2))
+    state: Mapped[str] = mapped_column(String(20))
+    contract_id: Mapped[int | None] = mapped_column(Integer)
+    next_due: Mapped[dt.datetime | None]                       # of the clock that runs out first
+    breached: Mapped[bool] = mapped_column(Boolean)            # some clock had run out
+    valid_until: Mapped[dt.datetime | None]
+    computed_at: Mapped[dt.datetime]
 
 
 class SlaCredit(IdMixin, Versioned, Base):

@@ -70,7 +70,8 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     # the operations desk (app/services/operations/)
     "raise_tickets": {t: IUD for t in ("ticket", "ticket_object", "ticket_event", "ticket_attachment")},
     "work_tickets": {t: IUD for t in ("ticket", "ticket_object", "ticket_event", "ticket_attachment",
-                                      "sla_breach", "sla_credit", "notification")},   # the sweep proposes credits
+                                      "sla_breach", "sla_credit", "notification",   # the sweep proposes credits
+                                      "ticket_sla_state")},                          # and keeps the clocks it found
     "manage_oncall": {t: IUD for t in ("oncall_shift", "notification")},
     "manage_sla": {t: IUD for t in ("sla_calendar", "holiday_day", "sla_target", "sla_credit_rule")},
     "approve_credits": {t: IUD for t in ("sla_credit",)},
@@ -106,8 +107,10 @@ CALLERS: dict[str, tuple[str, ...]] = {"audit_append(jsonb)": ("admin", "operato
 # Owner-only helpers the functions above use (nobody may call them directly).
 INTERNAL_FUNCTIONS = ("idc_is_manager()", "idc_is_self(text)", "idc_is_trusted()", "idc_session_person()",
                       "idc_audit_insert(jsonb, text[])", "idc_audit_payload(audit_event)",
-                      "idc_login_fingerprint(text)")
-NEVER_WRITTEN = ("alembic_version", "app_secret")   # the owner's alone (migrations)
+                      "idc_login_fingerprint(text)",
+                      "idc_sla_rules_moved()")   # migration 0041's trigger function
+NEVER_WRITTEN = ("alembic_version", "app_secret",   # the owner's alone (migrations)
+                 "sla_rules_generation")           # moved by migration 0041's triggers, as the owner
 LOADED_BY_MIGRATIONS = ("tax_rate",)                 # no program path writes them: no group either
 # Rows a migration loads that get a baseline event (app/services/baselines.py, baseline_events below), so
 # that audit reconcile compares them (app/audit/reconcile.py).

@@ -65,6 +65,12 @@ def test_the_large_data_holds_months_of_use(db, small):
     # the GPUs' lease ends, written set-wise by the loader and then by the months of use's sessions
     from tests.clusters.test_capacity import busy_until_follows_leases
     busy_until_follows_leases(db)
+    # every open ticket's clocks kept, as the console's sweep keeps them: the cards read them
+    from models import Ticket, TicketSlaState
+    from models.choices import TicketState
+    with db.session() as s:
+        open_ids = set(s.execute(select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN))).scalars())
+        assert open_ids and set(s.execute(select(TicketSlaState.ticket_id)).scalars()) == open_ids
 
 
 @once_across_backends(0)

@@ -80,6 +80,34 @@ def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
     return {cid: _merged(spans) for cid, spans in by_contract.items()}
 
 
+def maintenance_horizons_in(s, contract_ids, now: dt.datetime) -> dict[int, dt.datetime]:
+    """Per contract, the first instant from `now` on at which what maintenance_excluded_in leaves out
+    of a clock can change with the time alone: `now` while one of its excluded windows runs (its span
+    grows), else the start of its next one; contracts with neither are left out. What the sweep keeps
+    of a ticket (ticket_sla_state) holds until then."""
+    W = MaintenanceWindow
+    ids = sorted({c for c in contract_ids if c})
+    out: dict[int, dt.datetime] = {}
+    for chunk in (ids[k:k + 500] for k in range(0, len(ids), 500)):
+        rows = s.execute(select(MaintenanceImpact.contract_id, W.planned_start, W.planned_end, W.actual_start,
+                                W.actual_end, W.state, W.noticed_at, notice_hours_column())
+                         .join(W, MaintenanceImpact.maintenance_id == W.id)
+                         .where(MaintenanceImpact.contract_id.in_(chunk), MaintenanceImpact.impact != ImpactLevel.NONE,
+                                W.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
+                                             MaintenanceState.COMPLETED)),
+                                W.emergency.is_(False),
+                                or_(W.state == MaintenanceState.IN_PROGRESS,
+                                    func.coalesce(W.actual_end, W.planned_end) > now))
+                         .distinct())
+        for cid, p_start, _p_end, a_start, _a_end, _state, noticed_at, stored in rows:
+            if not _noticed_in_time(False, noticed_at, p_start, notice_hours_of(stored)):
+                continue
+            at = max(a_start or p_start, now)
+            if cid not in out or at < out[cid]:
+                out[cid] = at
+    return out
+
+
 def _merged(spans: list[tuple[dt.datetime, dt.datetime]]) -> list[tuple[dt.datetime, dt.datetime]]:
     spans.sort()
     merged: list[tuple[dt.datetime, dt.datetime]] = []

@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from models import (Contract, Coverage, Customer, HolidayDay, SlaBreach, SlaCalendar, SlaTarget, Ticket,
-                    TicketEvent)
+from models import (Contract, Coverage, Customer, HolidayDay, SlaBreach, SlaCalendar, SlaRulesGeneration, SlaTarget,
+                    Ticket, TicketEvent, TicketSlaState)
 from models.choices import ServiceLevel, TicketState
 
 from app.domain.actor import Actor
@@ -25,7 +25,7 @@ from app.domain.clock import local_date, local_text
 from app.domain.errors import ValidationError
 from app.store.db import Database
 from app.store.uow import UnitOfWork
-from app.services.operations.maintenance_sla import maintenance_excluded_in
+from app.services.operations.maintenance_sla import maintenance_excluded_in, maintenance_horizons_in
 from app.services.billing.statements import _chunks
 
 UTC = dt.timezone.utc
@@ -182,25 +182,25 @@ def open_sla_states(s: Session, now: dt.datetime | None = None, states=TicketSta
     return sla_states(s, rows, now)
 
 
-def open_sla_together(db: Database, now: dt.datetime, states=TicketState.OPEN) -> tuple[list, dict[int, TicketSla]]:
-    """(the tickets as rows of CLOCK_COLUMNS, their SLA states) of every ticket in `states`: what
-    open_sla_states computes, its reads in waves side by side (Database.read_together) and each
-    ticket's events and their contracts' maintenance by subquery in one statement, not one per 500
-    (the dashboard's desk cards on the large data, 10,000 open tickets: 61 statements in a row → 9 in
-    three waves, issue 26)."""
-    chosen = select(Ticket.id).where(Ticket.state.in_(states))
-    rows, *base = db.read_sessions_together(
-        lambda s: s.execute(select(*CLOCK_COLUMNS).where(Ticket.state.in_(states)).order_by(Ticket.id)).all(),
-        *BASE_RULE_READS)
-    first = min((r.opened_at for r in rows), default=now)
-    contracts = select(Ticket.contract_id).where(Ticket.state.in_(states), Ticket.contract_id.is_not(None))
+def clocks_together(db: Database, rows, now: dt.datetime, base=None, chosen=None) -> dict[int, TicketSla]:
+    """The SLA states of these tickets (rows of CLOCK_COLUMNS): their events, their contracts'
+    maintenance and rules read side by side (`base`: what BASE_RULE_READS returned, when read
+    already; `chosen`: a select of exactly these tickets' ids, to read their events and contracts by
+    subquery instead of by lists of ids), the clocks in Python."""
+    if not rows:
+        return {}
+    if base is None:
+        base = db.read_sessions_together(*BASE_RULE_READS)
+    ids = [r.id for r in rows]
+    first = min(r.opened_at for r in rows)
+    contracts = ([r.contract_id for r in rows] if chosen is None else
+                 select(Ticket.contract_id).where(Ticket.id.in_(chosen), Ticket.contract_id.is_not(None)))
     own, contract_rows, coverage = contract_rule_reads([r.contract_id for r in rows])
     events, excluded, *per_contract = db.read_sessions_together(
-        lambda s: events_of(s, [r.id for r in rows], chosen),
-        lambda s: maintenance_excluded_in(s, contracts, first, now) if rows else {},
+        lambda s: events_of(s, ids, chosen), lambda s: maintenance_excluded_in(s, contracts, first, now),
         own, contract_rows, coverage)
     rules = rules_of(base, per_contract, [r.contract_id for r in rows])
-    return rows, states_of(rows, events, rules, now, excluded)
+    return states_of(rows, events, rules, now, excluded)
 
 
 def sla_states(s: Session, tickets, now: dt.datetime | None = None,
@@ -220,7 +220,7 @@ def events_of(s: Session, ticket_ids, chosen=None) -> dict[int, list]:
     by_ticket: dict[int, list] = {i: [] for i in ticket_ids}
     for chunk in [chosen] if chosen is not None else _chunks(list(by_ticket)):
         for e in s.execute(select(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.kind, TicketEvent.from_value,
-                                  TicketEvent.to_value)
+                                  TicketEvent.to_value, TicketEvent.id)
                            .where(TicketEvent.ticket_id.in_(chunk), TicketEvent.kind.in_(("state", "priority")))
                            .order_by(TicketEvent.ticket_id, TicketEvent.at, TicketEvent.id)):
             if e.ticket_id in by_ticket:
@@ -246,6 +246,82 @@ def ticket_sla(db: Database, ticket_id: int, now: dt.datetime | None = None) -> 
     with db.session() as s:
         t = s.get(Ticket, ticket_id)
         return sla_states(s, [t], now)[t.id]
+
+
+# --- what the sweep keeps of each open ticket (ticket_sla_state, migration 0041) ---------------
+
+def rules_generation(s: Session) -> int:
+    """The number the rules' writes move (sla_rules_generation): read BEFORE the rules, so that a
+    state computed from rules newer than its number is only thrown away, never taken for current."""
+    return s.execute(select(SlaRulesGeneration.n).where(SlaRulesGeneration.id == 1)).scalar_one_or_none() or 0
+
+
+def _last_event(events) -> int:
+    return max((e.id for e in events), default=0)
+
+
+def keep_states_in(s: Session, tickets, events: dict, states: dict[int, TicketSla], now: dt.datetime,
+                   generation: int) -> int:
+    """Keep what these clocks are (states_of at `now`, from `events` and rules read under `generation`)
+    for every open ticket among `tickets` (rows with id, priority, state, contract_id), with the inputs
+    they come from; drop the kept states of tickets no longer open. Only the rows that differ are
+    written. Returns how many were."""
+    open_ = [t for t in tickets if t.state in TicketState.OPEN]
+    horizons = maintenance_horizons_in(s, {t.contract_id for t in open_}, now)
+    want = {}
+    for t in open_:
+        st = states[t.id]
+        want[t.id] = (generation, _last_event(events[t.id]), t.priority, t.state, t.contract_id,
+                      st.next.due_at if st.next else None, st.worst == "breached", horizons.get(t.contract_id))
+    K = TicketSlaState
+    cols = (K.generation, K.last_event_id, K.priority, K.state, K.contract_id, K.next_due, K.breached, K.valid_until)
+    have = {r[0]: tuple(r[1:]) for r in s.execute(select(K.ticket_id, *cols))}
+    gone = [tid for tid in have if tid not in want]
+    for chunk in _chunks(gone):
+        s.execute(delete(K.__table__).where(K.__table__.c.ticket_id.in_(chunk)))
+    names = [c.key for c in cols]
+    fresh = [{"ticket_id": tid, **dict(zip(names, v)), "computed_at": now} for tid, v in want.items() if tid not in have]
+    moved = [{"tid": tid, **dict(zip(names, v)), "computed_at": now} for tid, v in want.items()
+             if tid in have and have[tid] != v]
+    table = K.__table__   # Core statements, many rows each (executemany)
+    if fresh:
+        s.execute(insert(table), fresh)
+    if moved:
+        s.execute(update(table).where(table.c.ticket_id == bindparam("tid")), moved)
+    return len(fresh) + len(moved)
+
+
+def keep_sla_states(db: Database, now: dt.datetime | None = None) -> int:
+    """Every open ticket's clocks computed and kept (keep_states_in), outside any use case: for a bulk
+    load that wrote tickets with SQL (bench/scale.py); the console's sweep (check_sla) keeps them as it
+    goes. The rows are derived, not audited."""
+    now = now or dt.datetime.now(UTC)
+    with db.session() as s:
+        generation = rules_generation(s)
+        rows = s.execute(select(*CLOCK_COLUMNS, Ticket.state).where(Ticket.state.in_(TicketState.OPEN))
+                         .order_by(Ticket.id)).all()
+        rules = load_rules(s, [t.contract_id for t in rows])
+        events = events_of(s, [t.id for t in rows], select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN)))
+        states = states_of(rows, events, rules, now, excluded_for(s, rows, now))
+        n = keep_states_in(s, rows, events, states, now, generation)
+        s.commit()
+    return n
+
+
+def kept_rows(s: Session, now: dt.datetime):
+    """Every open ticket as a row of CLOCK_COLUMNS, with `usable` (its kept state was computed from
+    its present inputs under the present rules, at or before `now`, and holds at `now`), `next_due`
+    and `breached` of that state: one statement."""
+    K = TicketSlaState
+    last = (select(func.coalesce(func.max(TicketEvent.id), 0))
+            .where(TicketEvent.ticket_id == Ticket.id, TicketEvent.kind.in_(("state", "priority"))).scalar_subquery())
+    generation = select(SlaRulesGeneration.n).where(SlaRulesGeneration.id == 1).scalar_subquery()
+    usable = and_(K.ticket_id.is_not(None), K.generation == generation, K.priority == Ticket.priority,
+                  K.state == Ticket.state, K.contract_id.is_not_distinct_from(Ticket.contract_id),
+                  K.computed_at <= now, or_(K.valid_until.is_(None), K.valid_until > now), K.last_event_id == last)
+    return s.execute(select(*CLOCK_COLUMNS, case((usable, 1), else_=0).label("usable"), K.next_due, K.breached)
+                     .outerjoin(K, K.ticket_id == Ticket.id).where(Ticket.state.in_(TicketState.OPEN))
+                     .order_by(Ticket.id)).all()
 
 
 def set_holiday_in(uow: UnitOfWork, day, off: bool, name: str, source: str | None = None, *,
@@ -298,10 +374,13 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
     with UnitOfWork(db, actor) as uow:
         s = uow.session
         # plain rows: the Ticket object is loaded only for a ticket the sweep acts on
+        generation = rules_generation(s)   # before the rules (rules_generation)
         tickets = s.execute(select(*CLOCK_COLUMNS, Ticket.number, Ticket.state, Ticket.escalation)
                             .where(Ticket.state.in_(TicketState.OPEN | {TicketState.RESOLVED}))
                             .order_by(Ticket.id)).all()
-        states = sla_states(s, tickets, now)
+        rules = load_rules(s, [t.contract_id for t in tickets])
+        events = events_of(s, [t.id for t in tickets])
+        states = states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
         known = set()
         for chunk in _chunks([t.id for t in tickets]):
             known |= set(s.execute(select(SlaBreach.ticket_id, SlaBreach.metric)
@@ -334,5 +413,8 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
                     escalations.append((t.number, level))
         # the month just ended: an item its tickets' down hours left below the promised availability
         credits += propose_for_availability_in(uow, B.Period.last_month(local_date(now)))
+        # what the clocks are now, for the dashboard's cards; a breach recorded above added a "sla" event,
+        # not a state or priority one, so these states stand
+        keep_states_in(s, tickets, events, states, now, generation)
         uow.commit()
     return SweepResult(tuple(breaches), tuple(credits), tuple(escalations))
