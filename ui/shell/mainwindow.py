@@ -84,7 +84,7 @@ class MainWindow(SidePanels, QMainWindow):
         self.hold_sweep.timeout.connect(self.sweep_holds)
         self.hold_sweep.start()
         listen(self, self._own_change)
-        from ui.pages.operations import DeskWatch
+        from ui.pages.deskwatch import DeskWatch
         self.desk_watch = DeskWatch(self, db, actor)   # the SLA sweep and one's escalations (issue 24)
 
     FIRST_START_FRACTION = 0.9
