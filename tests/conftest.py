@@ -299,3 +299,15 @@ def _release_stuck_modifiers() -> None:
     sink = QWidget()
     QTest.keyRelease(sink, Qt.Key_Shift, Qt.NoModifier)    # Qt takes the state from the last key event
     sink.deleteLater()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that runs against PostgreSQL gets the `pg` mark: a test parametrised to that
+    backend, or one skipped without IDC_TEST_PG_URL (on_postgresql, a PostgreSQL-only module). The
+    full suite (scripts/test.py) runs the `pg` tests and the others in two processes side by side."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        on_pg = "postgresql" in params.values() or any(
+            "IDC_TEST_PG_URL" in str(m.kwargs.get("reason", "")) for m in item.iter_markers("skipif"))
+        if on_pg:
+            item.add_marker(pytest.mark.pg)

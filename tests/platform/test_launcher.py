@@ -221,6 +221,26 @@ def test_the_quick_lane_leaves_out_slow_tests_and_postgresql():
     assert args == ["-q"] and env["IDC_TEST_PG_URL"] == "postgresql://x/y"
 
 
+def test_the_whole_suite_with_postgresql_runs_in_two_halves_side_by_side(tmp_path):
+    """With PostgreSQL set and no selection of the caller's own, the `pg` tests and the others are two
+    processes; their JUnit files are joined into the one asked for. A selection runs as given."""
+    spec = importlib.util.spec_from_file_location("test_script", ROOT / "scripts" / "test.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    pg = {"IDC_TEST_PG_URL": "postgresql://x/y"}
+    assert script.halves(["-q", "--junitxml=/r.xml"], pg) == (["-q", "-m", "pg"], ["-q", "-m", "not pg"], "/r.xml")
+    assert script.halves(["-q", "--junitxml", "/r.xml", "-x"], pg)[2] == "/r.xml"
+    assert script.halves(["-q"], {}) is None
+    for selected in (["-k", "postgresql"], ["tests/store"], ["-m", "slow"], ["-n", "2"]):
+        assert script.halves(["-q", *selected], pg) is None, selected
+    for i, names in enumerate((["a[sqlite]", "b"], ["a[postgresql]"])):
+        (tmp_path / f"{i}.xml").write_text('<testsuites><testsuite name="pytest">' + "".join(
+            f'<testcase classname="t" name="{n}" time="1"/>' for n in names) + "</testsuite></testsuites>")
+    script.join_junit([str(tmp_path / "0.xml"), str(tmp_path / "1.xml")], str(tmp_path / "all.xml"))
+    import xml.etree.ElementTree as ET
+    assert [c.get("name") for c in ET.parse(tmp_path / "all.xml").iter("testcase")] == ["a[sqlite]", "b", "a[postgresql]"]
+
+
 def test_old_shell_scripts_are_gone():
     for name in ("start.sh", "test.sh", "debian-deps.sh"):
         assert not (ROOT / "scripts" / name).exists()
