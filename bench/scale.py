@@ -29,6 +29,7 @@ from sqlalchemy import func, select
 
 from models import AuditEvent, GpuModel, Region, Subsidiary, User
 from models.billing import refresh_busy_until
+from models.gpu import refresh_device_gpus
 from models.choices import ContractStatus, GpuState, Role
 
 from app import __version__
@@ -919,6 +920,7 @@ def load_large(db: Database, actor: Actor | None = None, progress: Progress = la
         tick("GPUs' lease ends (gpu_asset.busy_until, models/billing.follow_leases)")
         with db.engine.begin() as conn:   # set-wise, every GPU at once (the writer has committed its rows)
             refresh_busy_until(conn, None)
+            refresh_device_gpus(conn, None)   # the GPUs per server (device_gpu_count, models/gpu.follow_gpu_places)
         from .scale_power import write_power  # A and B panels and feeds for every rack (issue 15)
         write_power(w, tick)
         from .scale_coloc import write_coloc  # partial leases, cross-connects (issue 15)

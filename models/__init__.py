@@ -2,7 +2,7 @@
 from .base import Base, utcnow  # noqa: F401
 from .org import Region, Subsidiary, Site, Coverage, Room  # noqa: F401
 from .customers import User, AppSecret, Customer, Contact  # noqa: F401
-from .gpu import GpuModel, GpuAsset, GpuHistory  # noqa: F401
+from .gpu import GpuModel, GpuAsset, GpuHistory, DeviceGpuCount  # noqa: F401
 from .dcim import Cage, Rack, RackReservation, SpaceLease, DeviceType, Device  # noqa: F401
 from .contracts import Contract, ContractItem, contract_item_gpu  # noqa: F401
 from .billing import (  # noqa: F401

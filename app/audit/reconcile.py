@@ -102,7 +102,8 @@ BULK = {"region": "region.load"}
 NOT_BUSINESS = frozenset({"audit_event", "audit_head", "alembic_version", "app_secret", "document_counter",
                           "sqlite_stat1", "sqlite_sequence",
                           # derived: what the SLA sweep computed, and the number the rules' writes move (0041)
-                          "ticket_sla_state", "sla_rules_generation"})
+                          "ticket_sla_state", "sla_rules_generation",
+                          "device_gpu_count"})   # derived: GPUs per server and model (0042)
 # The tables that feed money: a row nothing explains is a difference (written outside the program).
 MONEY = frozenset({"statement", "statement_line", "contract", "contract_item", "contract_item_gpu", "gpu_history",
                    "gpu_lease", "downtime", "payment", "payment_allocation", "fapiao", "deposit_entry",

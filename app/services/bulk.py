@@ -9,9 +9,20 @@ from sqlalchemy import bindparam, insert, inspect, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from models.gpu import PLACE_FIELDS, GpuAsset, refresh_device_gpus
+
 from app.domain.errors import Conflict
 from app.store.rows import insert_many
 from app.store.uow import UnitOfWork
+
+
+def _follow(s: Session, table, device_ids) -> None:
+    """What follows rows written outside the session's flush: the GPUs' counts per server
+    (device_gpu_count, kept by models/gpu.follow_gpu_places for the session's own writes)."""
+    if table is GpuAsset.__table__:
+        ids = {d for d in device_ids if d is not None}
+        if ids:
+            refresh_device_gpus(s.connection(), ids)
 
 
 def insert_rows(s: Session, table, params: list[dict], *, ids: bool = True) -> list[Any] | None:
@@ -39,14 +50,17 @@ def insert_rows(s: Session, table, params: list[dict], *, ids: bool = True) -> l
                             {"t": table.name, "c": pk.name, "n": len(params)}).scalars().all()
             params = [{**p, pk.key: i} for p, i in zip(params, sorted(seq))]
         insert_many(s, table, params)
+        _follow(s, table, (p.get("device_id") for p in params))
         return [p[pk.key] for p in params] if ids else None
     if given or not ids:
         insert_many(s, table, params)
+        _follow(s, table, (p.get("device_id") for p in params))
         return [p[pk.key] for p in params] if ids else None
     first = s.execute(insert(table).returning(pk), params[0]).scalar_one()
     new_ids = list(range(first, first + len(params)))
     if len(params) > 1:
         insert_many(s, table, [{**p, pk.key: i} for p, i in zip(params[1:], new_ids[1:])])
+    _follow(s, table, (p.get("device_id") for p in params))
     return new_ids
 
 
@@ -87,7 +101,10 @@ def flush_versioned_many(uow: UnitOfWork, changes: list[tuple[Any, dict]], kind:
             if version is not None:
                 p.update(_version=getattr(obj, version_key), _new_version=getattr(obj, version_key) + 1)
             params.append(p)
+        moved = ({obj.device_id for obj, _f in rows} | {f.get("device_id") for _o, f in rows}
+                 if table is GpuAsset.__table__ and any(k in PLACE_FIELDS for k in keys) else ())
         result = s.connection().execute(stmt.values(values), params)
+        _follow(s, table, moved)
         if result.rowcount != len(params):
             raise Conflict(f"one of {len(params)} {kind} records was changed by someone else while they were "
                            "written. Reload them to see the changes, then try again.")

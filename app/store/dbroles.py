@@ -49,7 +49,7 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
     "manage_dcim": {t: IUD for t in ("rack", "device", "device_type", "power_panel", "power_feed", "pdu_feed",
                                      "power_connection", "cable", "cross_connect")},
     "reserve_racks": {t: IUD for t in ("rack_reservation", "space_lease", "cage")},
-    "manage_gpus": {t: IUD for t in ("gpu_asset", "gpu_model", "gpu_history", "gpu_lease", "downtime",
+    "manage_gpus": {t: IUD for t in ("gpu_asset", "device_gpu_count", "gpu_model", "gpu_history", "gpu_lease", "downtime",
                                      # GPU clusters (issue 25, app/services/clusters/): topology, node
                                      # state and history, burn-in, health events; a swap of a leased
                                      # node moves the item's GPUs and leases (contract_item_gpu)
@@ -62,7 +62,7 @@ PERMISSION_WRITES: dict[str, dict[str, tuple[str, ...]]] = {
                                          # holds and quotes (app/services/capacity/)
                                          "capacity_hold", "capacity_hold_node", "quote", "quote_line")},
     "manage_prices": {"price_list": IUD},
-    "approve_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "gpu_asset",
+    "approve_contracts": {t: IUD for t in ("contract", "contract_item", "contract_item_gpu", "gpu_asset", "device_gpu_count",
                                            "gpu_history", "gpu_lease")},
     "run_billing": {t: IUD for t in ("statement", "statement_line", "payment", "payment_allocation", "fapiao",
                                      "deposit_entry", "overdue_decision",

@@ -27,6 +27,7 @@ from models import (Customer, Device, DeviceType, Downtime, GpuAsset, GpuNode, G
 from models.choices import DeviceRole, Fabric, NodeState, SwitchTier, TicketKind, TicketPriority
 from tests.conftest import table_counts
 from tests.billing.test_billing_world import cst, gpu_item, make_world, signed
+from tests.support.kept import gpu_counts_are_the_gpus
 
 D = Decimal
 RUN_AT = cst(2026, 12, 1, 9)
@@ -153,6 +154,7 @@ def test_a_swap_is_recorded_on_the_item_and_printed(db, admin, manager, tmp_path
         text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
                                                   check=True).stdout)
         assert re.sub(r"\s+", "", words) in text and "gpu-01→gpu-02" in text and "H100-0009" in text, lang
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 def test_topology_rules_name_what_is_wrong(db, admin, operator, auditor):

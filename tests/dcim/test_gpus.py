@@ -12,6 +12,7 @@ from app.services.gpus import gpu_history, install_gpu, transition_gpu, transiti
 from models.choices import GpuState
 from tests.support.builders import build_site, build_types, ensure_admin
 from tests.conftest import table_counts
+from tests.support.kept import gpu_counts_are_the_gpus
 
 TO_LEASED = ["received", "burn_in", "available", "leased"]
 
@@ -82,6 +83,7 @@ def test_slot_rules(db, admin, fleet):
     with pytest.raises(RuleViolation, match="takes L40S 48GB GPUs"):
         install_gpu(db, admin, wrong, fleet["server"], 2)
     assert table_counts(db) == before
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 def test_bulk_move_reports_refusals(db, admin, fleet):
@@ -171,6 +173,7 @@ def test_move_to_another_slot_is_audited_and_refusals_leave_nothing(db, admin, f
     install_gpu(db, admin, other, None, None, "spare")
     with pytest.raises(RuleViolation, match="not in a server"):
         move_gpu_slot(db, admin, other, 3)
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 def test_only_installable_gpus_are_stock_and_rma_or_retire_empties_the_slot(db, admin, fleet):
@@ -213,3 +216,4 @@ def test_only_installable_gpus_are_stock_and_rma_or_retire_empties_the_slot(db, 
     assert gpu_history(db, serials["AV"])[-1].reason == "fails burn-in again (taken out of gpu-001 slot 3)"
     assert gpu_history(db, serials["RC"])[-1].reason == "to retired (taken out of gpu-001 slot 4)"
     assert [s.slot for s in queries.gpu_slots(db, fleet["server"]).slots if s.gpu_id] == []
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)

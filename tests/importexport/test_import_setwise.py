@@ -21,6 +21,7 @@ from app.store.uow import UnitOfWork
 from models import AuditEvent, GpuAsset, GpuHistory, GpuModel
 from app.domain.validators import make_uscc
 from tests.conftest import table_counts
+from tests.support.kept import gpu_counts_are_the_gpus
 
 
 @pytest.fixture
@@ -83,6 +84,7 @@ def test_create_many_refuses_what_create_in_refuses_and_writes_the_rest(db, admi
     assert table_counts(db) == before
     assert [_refusal(r) if isinstance(r, Exception) else "ok" for r in got] == expected
     assert expected[0] == expected[8] == "ok" and expected.count("ok") == 2
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 def test_a_serial_twice_in_one_call_is_refused_on_its_second_row(db, admin, fleet):
@@ -191,6 +193,7 @@ def test_import_gpus_applies_the_state_and_slot_rules_of_import_gpu_in(db, admin
             ("S-8", "gpu.create"), ("S-8", "gpu.install"), ("S-8", "gpu.import"),
             ("S-9", "gpu.create"), ("S-9", "gpu.import")])
         assert verify_audit_chain(s).ok
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 def _gpu_file(path: Path, rows: list[list]) -> Path:
@@ -386,6 +389,7 @@ def test_updates_set_wise_leave_the_rows_and_events_of_the_per_row_rules(db, adm
     assert len(set_wise_events) == 6 and set_wise_events == events(seq["a"], seq["b"])
     with db.session() as s:
         assert verify_audit_chain(s).ok
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)
 
 
 
@@ -434,3 +438,4 @@ def test_new_gpus_of_mixed_states_go_in_one_run_per_kind_with_the_rows_of_row_by
     assert written("SW") == written("RR")
     with db.session() as s:
         assert verify_audit_chain(s).ok
+    gpu_counts_are_the_gpus(db)   # the GPUs per server followed (device_gpu_count)

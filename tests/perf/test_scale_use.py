@@ -65,6 +65,8 @@ def test_the_large_data_holds_months_of_use(db, small):
     # the GPUs' lease ends, written set-wise by the loader and then by the months of use's sessions
     from tests.clusters.test_capacity import busy_until_follows_leases
     busy_until_follows_leases(db)
+    from tests.support.kept import gpu_counts_are_the_gpus
+    gpu_counts_are_the_gpus(db)
     # every open ticket's clocks kept, as the console's sweep keeps them: the cards read them
     from models import Ticket, TicketSlaState
     from models.choices import TicketState

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Integer, cast, func, select, true
 
-from models import (Cable, Customer, Device, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
+from models import (Cable, Customer, Device, DeviceGpuCount, FabricSwitch, GpuAsset, GpuCluster, GpuModel, GpuNode,
                     GpuNodeHistory, HealthEvent, NodeBurnIn, Rack, ScaleUpDomain, Site)
 from models.capacity import CapacityHold, Quote, capacity_hold_node
 from models.choices import GpuState, NodeState, SwitchTier
@@ -389,10 +389,11 @@ def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:
 
 
 def _per_node_gpus():
-    """GPUs per server and model (device_id, gpu_model_id, n): a subquery answered from the index on
-    (device_id, gpu_model_id, …) alone, so that the nodes join 50,000 rows and not 400,000."""
-    return (select(GpuAsset.device_id, GpuAsset.gpu_model_id, func.count().label("n"))
-            .where(GpuAsset.device_id.is_not(None)).group_by(GpuAsset.device_id, GpuAsset.gpu_model_id).subquery())
+    """GPUs per server and model (device_id, gpu_model_id, n): the counts kept beside the GPUs
+    (device_gpu_count, models/gpu.follow_gpu_places), one row a server and model, so that the nodes
+    join 50,000 rows and no GPU is read (migration 0042: it was an index-only scan of 391,613 GPUs in
+    every statement on the large data)."""
+    return select(DeviceGpuCount.device_id, DeviceGpuCount.gpu_model_id, DeviceGpuCount.n).subquery()
 
 
 def _bucket(state: str, maintenance: bool, held: bool) -> str:
