@@ -98,7 +98,8 @@ def settle(app, counter: StatementCounter, quiet_s: float = QUIET_S, limit_s: fl
 
 
 def interactions(app, db, login: str, password: str, counter: StatementCounter,
-                 rt: Callable[[], int] = lambda: 0, quiet_s: float = QUIET_S, sql: bool = False) -> list[dict]:
+                 rt: Callable[[], int] = lambda: 0, quiet_s: float = QUIET_S, sql: bool = False,
+                 opened: Callable[[], int] = lambda: 0) -> list[dict]:
     """Every interaction on `db`: [{"name", "ms", "statements", "round_trips"}] (with `sql`, also "sql": the
     statements' text, to see what a panel sends). The window is closed at the end."""
     from app.services.users import login as do_login
@@ -108,13 +109,14 @@ def interactions(app, db, login: str, password: str, counter: StatementCounter,
     rows: list[dict] = []
 
     def measure(name: str, action: Callable[[], object]) -> object:
-        n0, r0 = counter.n, rt()
+        n0, r0, o0 = counter.n, rt(), opened()
         t0, c0 = time.perf_counter(), time.process_time()
         result = action()
         end = settle(app, counter, quiet_s)
         rows.append({"name": name, "ms": round(1000 * (end - t0), 1), "statements": counter.n - n0,
                      "cpu_ms": round(1000 * (time.process_time() - c0), 1),
-                     "round_trips": rt() - r0, **({"sql": counter.texts[n0:counter.n]} if sql else {})})
+                     "round_trips": rt() - r0, "connections": opened() - o0,
+                     **({"sql": counter.texts[n0:counter.n]} if sql else {})})
         return result
 
     # the console's start before its login dialog (ui/shell/main.prepare): the engine's first connection,
@@ -165,7 +167,8 @@ def _run_one(url: str, login: str, password: str, rtt_ms: float) -> dict:
         db = Database(u.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False))
         counter = StatementCounter(db.engine)
         try:
-            rows = interactions(app, db, login, password, counter, rt=lambda: relay.round_trips)
+            rows = interactions(app, db, login, password, counter, rt=lambda: relay.round_trips,
+                                opened=lambda: relay.connections)
         finally:
             counter.close()
             db.dispose()

@@ -157,12 +157,19 @@ class ClustersPage(ReadWhenShown, QWidget):
     # --- loading -------------------------------------------------------------------------------
 
     def load(self) -> None:
-        from app.services.clusters.read import list_clusters, utilisation, utilisation_holds
+        from app.services.clusters.read import cluster_view, list_clusters, utilisation, utilisation_holds
         self.loaded = True
         keep = self.current_cluster().id if self.current_cluster() else None
-        db = self.db     # the list and the chart's two reads side by side (issue 26)
-        self.clusters, used, held = db.read_together(lambda: list_clusters(db), lambda: utilisation(db),
-                                                     lambda: utilisation_holds(db))
+        db = self.db
+
+        def listed_and_chosen():
+            """The list, then the cluster it will show (the one shown before, else the first) read at once:
+            beside the chart's reads, not after them and the list's table (issue 26)."""
+            clusters = list_clusters(db)
+            chosen = next((c for c in clusters if c.id == keep), clusters[0] if clusters else None)
+            return clusters, chosen, (cluster_view(db, chosen, events=500) if chosen is not None else None)
+        (self.clusters, chosen_row, view), used, held = db.read_together(
+            listed_and_chosen, lambda: utilisation(db), lambda: utilisation_holds(db))
         t = self.cluster_table
         t.blockSignals(True)
         t.setRowCount(len(self.clusters))
@@ -172,19 +179,20 @@ class ClustersPage(ReadWhenShown, QWidget):
                      _states_text(c.states), c.models]
             for col, text in enumerate(cells):
                 t.setItem(i, col, QTableWidgetItem(text))
-            if c.id == keep:
+            if chosen_row is not None and c.id == chosen_row.id:
                 chosen = i
         if self.clusters:
             select_only_row(t, chosen)
-        t.blockSignals(False)   # the selection made above: its cluster is read once, here (issue 26)
-        self.load_cluster()
+        t.blockSignals(False)   # the selection made above: its cluster was read with the list (issue 26)
+        self.load_cluster(view)
         self.chart.set_rows(used, held)
 
     def current_cluster(self):
         rows = self.cluster_table.selectionModel().selectedRows() if self.cluster_table.selectionModel() else []
         return self.clusters[rows[0].row()] if rows and rows[0].row() < len(self.clusters) else None
 
-    def load_cluster(self) -> None:
+    def load_cluster(self, view=None) -> None:
+        """The chosen cluster's picture, nodes and events: `view` (its cluster_view) when read already."""
         from app.services.clusters.read import cluster_view
         c = self.current_cluster()
         if c is None:
@@ -194,7 +202,9 @@ class ClustersPage(ReadWhenShown, QWidget):
             self.event_table.setRowCount(0)
             return
         keep = self.current_node().id if self.current_node() else None
-        self.topo, events = cluster_view(self.db, c, events=500)   # its reads side by side (issue 26)
+        if view is None or view[0].cluster.id != c.id:
+            view = cluster_view(self.db, c, events=500)   # its reads side by side (issue 26)
+        self.topo, events = view
         self.nodes = self.topo.nodes
         self.view.set_topology(self.topo, self.view.parentWidget().width() if self.view.parentWidget() else None)
         self._legend()
