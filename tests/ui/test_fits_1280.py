@@ -45,6 +45,26 @@ def test_dashboard_fits_with_room_and_names_every_gpu_model(qtbot, window):
     assert len(models) >= 8 and all(models.values()), models      # was: every other model unnamed
 
 
+@pytest.mark.parametrize("demo_db", ["sqlite"], indirect=True)
+def test_the_large_datas_figures_shrink_the_cards_not_scroll_the_page(qtbot, window):
+    """Figures as wide as the large data's (10,000 racks, 400,000 GPUs) make the cards' figures smaller so
+    that the row still fits 1280 pixels: the page does not scroll sideways and no figure is cut."""
+    window.show_page("dashboard")
+    area = window.findChild(QScrollArea, "scroll_page_dashboard")
+    page = area.widget()
+    qtbot.waitUntil(lambda: page.charts.data() is not None and not page._loading, timeout=20000)
+    figures = ["20", "10,000 (2,250)", "100,000", "400,000", "5,000", "12,347", "439 / 1,010 / 1,506",
+               "298 / 1,200 · 17"]
+    for label, text in zip(page.labels.values(), figures):
+        label.setText(text)
+    page.fit_cards()
+    QApplication.processEvents()
+    assert area.horizontalScrollBar().maximum() == 0
+    assert all("16pt" not in label.styleSheet() for label in page.labels.values())
+    for label in page.labels.values():
+        assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()), label.text()
+
+
 @pytest.fixture
 def larger_font():
     """A desktop whose font is larger than this machine's (the window seen at 1280×800 was)."""

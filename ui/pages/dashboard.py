@@ -20,6 +20,7 @@ from ui.shell.operations import listen
 log = logging.getLogger(__name__)
 
 DUE_SHOWN = 300   # rows of the dashboard's "contracts due" table
+CARD_POINTS = (16, 14, 12, 11)   # the cards' figures: the largest whose row fits (DashboardPage.fit_cards)
 
 
 def optional_widget(module: str, name: str):
@@ -151,6 +152,7 @@ class DashboardPage(QWidget):
         else:
             self.layout_.addWidget(self.due_box)
         self.labels: dict[str, QLabel] = {}
+        self._card_points = CARD_POINTS[0]
         self.stale = True               # loaded when made (below), again when painted after a change
         self._loading = self._again = False
         self.op = None
@@ -237,18 +239,20 @@ class DashboardPage(QWidget):
         if desk is not None:   # the operations desk (issue 24): open P1/P2, tickets breaching within the hour
             # one card (the row of cards must fit 1280 px): open P1 / P2 · due within the hour
             cards.append(("tickets", self.tr("P1 / P2 · due in 1 h"),
-                          f"{desk.open_p1} / {desk.open_p2} · {loc.toString(desk.breaching_within_hour)}"))
+                          f"{loc.toString(desk.open_p1)} / {loc.toString(desk.open_p2)} · "
+                          f"{loc.toString(desk.breaching_within_hour)}"))
         for i, (key, title, value) in enumerate(cards):
             if key not in self.labels:
                 box = QGroupBox(title)
                 v = QVBoxLayout(box)
                 lbl = QLabel()
                 lbl.setObjectName(f"card_{key}")
-                lbl.setStyleSheet("font-size: 16pt; font-weight: bold;")
+                lbl.setStyleSheet(self._card_style(self._card_points))
                 v.addWidget(lbl)
                 self.cards.addWidget(box, 0, i)       # one row: the charts get the height
                 self.labels[key] = lbl
             self.labels[key].setText(value)
+        self.fit_cards()
         self.states.setText(self.tr("GPU fleet by state: ") + ", ".join(
             f"{choice_label(GpuState, k)} {loc.toString(v)}" for k, v in sorted(s.gpus_by_state.items())))
         self.show_due(due)
@@ -257,6 +261,43 @@ class DashboardPage(QWidget):
                 self.charts.set_data(charts)
             except Exception:  # a broken chart must not stop the dashboard
                 log.exception("the dashboard's charts could not be drawn")
+
+    @staticmethod
+    def _card_style(points: int) -> str:
+        return f"font-size: {points}pt; font-weight: bold;"
+
+    def fit_cards(self) -> None:
+        """The cards' figures as large as the row of cards lets them be in the room the page has (the
+        scroll area's width): the large data's figures (10,000 (2,250), 439 / 1,010 / 1,506) at 16 pt
+        made the row wider than a 1280-pixel window, and the page scrolled sideways. Each size's row is
+        measured on the texts (the figure's at that size in bold, the title's), not left to a restyle."""
+        if not self.labels:
+            return
+        from PySide6.QtGui import QFont, QFontMetrics
+        holder = self.parentWidget()
+        margins = self.layout_.contentsMargins()
+        room = (holder.width() if holder is not None else self.width()) - margins.left() - margins.right()
+        spacing = max(0, self.cards.spacing())
+        boxes = [(lbl.parentWidget(), lbl.text()) for lbl in self.labels.values()]
+        chosen = CARD_POINTS[-1]
+        for points in CARD_POINTS:
+            font = QFont(self.font())
+            font.setPointSize(points)
+            font.setBold(True)
+            figure = QFontMetrics(font)
+            need = sum(max(figure.horizontalAdvance(text) + 24, box.fontMetrics().horizontalAdvance(box.title()) + 16)
+                       for box, text in boxes) + spacing * (len(boxes) - 1)
+            if need <= room:
+                chosen = points
+                break
+        if chosen != self._card_points:
+            self._card_points = chosen
+            for lbl in self.labels.values():
+                lbl.setStyleSheet(self._card_style(chosen))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_cards()
 
     def show_due(self, rows) -> None:
         total = len(rows)
