@@ -3,6 +3,8 @@ does and nothing else. Role names carry the test database's unique name and are 
 so parallel runs and CI do not collide (roles are cluster-wide)."""
 from __future__ import annotations
 
+import datetime as dt
+
 import psycopg
 import pytest
 from sqlalchemy import text
@@ -177,6 +179,22 @@ def test_permitted_use_cases_work_as_the_person(pg, capsys):
         load_regions(dbs["op"], actors["op"])
         gpu = create_record(dbs["op"], actors["op"], "gpu", dict(serial="ROLE-0001", gpu_model_id=gm))
         transition_gpu(dbs["op"], actors["op"], gpu, "received", "delivered")
+        # operator: a ticket, and the SLA sweep that keeps its clocks (ticket_sla_state, migration 0041)
+        from app.services.operations.sla import check_sla
+        from app.services.operations.tickets import open_ticket
+        from app.store.uow import UnitOfWork
+        from app.services.operations.sla import set_holiday_in
+        open_ticket(dbs["op"], actors["op"], title="role ticket")
+        check_sla(dbs["op"], actors["op"])
+        with pg.engine.connect() as c:
+            assert c.execute(text("SELECT count(*) FROM ticket_sla_state")).scalar_one() == 1
+            generation = c.execute(text("SELECT n FROM sla_rules_generation")).scalar_one()
+        # admin: a day of China's schedule moves the rules' number through the owner's trigger function
+        with UnitOfWork(dbs["boss"], actors["boss"]) as uow:
+            set_holiday_in(uow, dt.date(2031, 1, 1), True, "元旦", reason="role test")
+            uow.commit()
+        with pg.engine.connect() as c:
+            assert c.execute(text("SELECT n FROM sla_rules_generation")).scalar_one() > generation
         # account manager: a customer
         cust = build_customer(dbs["am"], actors["am"])
         # admin: a user (the program's row; database logins are the owner's) and an edit
