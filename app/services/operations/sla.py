@@ -207,10 +207,16 @@ def sla_states(s: Session, tickets, now: dt.datetime | None = None,
                rules: _Rules | None = None) -> dict[int, TicketSla]:
     """The SLA state of many tickets (Ticket objects or rows of CLOCK_COLUMNS): three queries per 500
     tickets and one per 500 contracts for the maintenance left out, the clocks in Python."""
-    now = now or dt.datetime.now(UTC)
+    return events_and_states(s, tickets, now or dt.datetime.now(UTC), rules)[1]
+
+
+def events_and_states(s: Session, tickets, now: dt.datetime, rules: _Rules | None = None,
+                      chosen=None) -> tuple[dict[int, list], dict[int, TicketSla]]:
+    """(each ticket's events, its SLA state): sla_states with the events it read, for a caller that keeps
+    what the clocks came from (keep_states_in); `chosen` as for events_of."""
     rules = rules or load_rules(s, [t.contract_id for t in tickets])   # given: it must cover these tickets' contracts
-    events = events_of(s, [t.id for t in tickets])
-    return states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
+    events = events_of(s, [t.id for t in tickets], chosen)
+    return events, states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
 
 
 def events_of(s: Session, ticket_ids, chosen=None) -> dict[int, list]:
@@ -300,9 +306,8 @@ def keep_sla_states(db: Database, now: dt.datetime | None = None) -> int:
         generation = rules_generation(s)
         rows = s.execute(select(*CLOCK_COLUMNS, Ticket.state).where(Ticket.state.in_(TicketState.OPEN))
                          .order_by(Ticket.id)).all()
-        rules = load_rules(s, [t.contract_id for t in rows])
-        events = events_of(s, [t.id for t in rows], select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN)))
-        states = states_of(rows, events, rules, now, excluded_for(s, rows, now))
+        events, states = events_and_states(s, rows, now,
+                                           chosen=select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN)))
         n = keep_states_in(s, rows, events, states, now, generation)
         s.commit()
     return n
@@ -378,9 +383,7 @@ def check_sla(db: Database, actor: Actor, now: dt.datetime | None = None) -> Swe
         tickets = s.execute(select(*CLOCK_COLUMNS, Ticket.number, Ticket.state, Ticket.escalation)
                             .where(Ticket.state.in_(TicketState.OPEN | {TicketState.RESOLVED}))
                             .order_by(Ticket.id)).all()
-        rules = load_rules(s, [t.contract_id for t in tickets])
-        events = events_of(s, [t.id for t in tickets])
-        states = states_of(tickets, events, rules, now, excluded_for(s, tickets, now))
+        events, states = events_and_states(s, tickets, now)
         known = set()
         for chunk in _chunks([t.id for t in tickets]):
             known |= set(s.execute(select(SlaBreach.ticket_id, SlaBreach.metric)
