@@ -47,36 +47,46 @@ def maintenance_excluded(db: Database, contract_id: int, start: dt.datetime,
         return maintenance_excluded_in(s, [contract_id], start, end).get(contract_id, [])
 
 
-def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
-                            end: dt.datetime) -> dict[int, list[tuple[dt.datetime, dt.datetime]]]:
-    """maintenance_excluded of many contracts inside the caller's session, merged and sorted per
-    contract: one query per 500 contracts, the notice setting in it (the SLA clocks of the queue read it once)."""
+def _noticed_windows(s, contract_ids, ends_after: dt.datetime, starts_before: dt.datetime | None = None):
+    """(contract, planned start, planned end, actual start, actual end, state) of each window that leaves
+    its time out of a contract's clocks (planned, noticed in time, confirmed, running or done, with an
+    impact on the contract) still running or ending after `ends_after`, and starting before
+    `starts_before` when given: one query per 500 contracts (`contract_ids` a Select: one for them all),
+    the notice setting in it."""
     W = MaintenanceWindow
-    by_contract: dict[int, list[tuple[dt.datetime, dt.datetime]]] = {}
-    if isinstance(contract_ids, Select):   # the contracts as a subquery: one statement for them all
+    if isinstance(contract_ids, Select):
         chunks = [contract_ids]
     else:
         ids = sorted({c for c in contract_ids if c})
         chunks = (ids[k:k + 500] for k in range(0, len(ids), 500))
     for chunk in chunks:
+        when = [or_(W.state == MaintenanceState.IN_PROGRESS, func.coalesce(W.actual_end, W.planned_end) > ends_after)]
+        if starts_before is not None:
+            when.append(func.coalesce(W.actual_start, W.planned_start) < starts_before)
         rows = s.execute(select(MaintenanceImpact.contract_id, W.id, W.planned_start, W.planned_end, W.actual_start,
                                 W.actual_end, W.state, W.noticed_at, notice_hours_column())
                          .join(W, MaintenanceImpact.maintenance_id == W.id)
                          .where(MaintenanceImpact.contract_id.in_(chunk), MaintenanceImpact.impact != ImpactLevel.NONE,
                                 W.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
                                              MaintenanceState.COMPLETED)),
-                                W.emergency.is_(False), func.coalesce(W.actual_start, W.planned_start) < end,
-                                or_(W.state == MaintenanceState.IN_PROGRESS,
-                                    func.coalesce(W.actual_end, W.planned_end) > start))
+                                W.emergency.is_(False), *when)
                          .distinct())
         for cid, _wid, p_start, p_end, a_start, a_end, state, noticed_at, stored in rows:
-            if not _noticed_in_time(False, noticed_at, p_start, notice_hours_of(stored)):
-                continue
-            a = a_start or p_start
-            b = a_end or (p_end if state != MaintenanceState.IN_PROGRESS else max(p_end, end))
-            a, b = max(a, start), min(b, end)
-            if a < b:
-                by_contract.setdefault(cid, []).append((a, b))
+            if _noticed_in_time(False, noticed_at, p_start, notice_hours_of(stored)):
+                yield cid, p_start, p_end, a_start, a_end, state
+
+
+def maintenance_excluded_in(s, contract_ids, start: dt.datetime,
+                            end: dt.datetime) -> dict[int, list[tuple[dt.datetime, dt.datetime]]]:
+    """maintenance_excluded of many contracts inside the caller's session, merged and sorted per
+    contract: one query per 500 contracts, the notice setting in it (the SLA clocks of the queue read it once)."""
+    by_contract: dict[int, list[tuple[dt.datetime, dt.datetime]]] = {}
+    for cid, p_start, p_end, a_start, a_end, state in _noticed_windows(s, contract_ids, start, end):
+        a = a_start or p_start
+        b = a_end or (p_end if state != MaintenanceState.IN_PROGRESS else max(p_end, end))
+        a, b = max(a, start), min(b, end)
+        if a < b:
+            by_contract.setdefault(cid, []).append((a, b))
     return {cid: _merged(spans) for cid, spans in by_contract.items()}
 
 
@@ -85,26 +95,11 @@ def maintenance_horizons_in(s, contract_ids, now: dt.datetime) -> dict[int, dt.d
     of a clock can change with the time alone: `now` while one of its excluded windows runs (its span
     grows), else the start of its next one; contracts with neither are left out. What the sweep keeps
     of a ticket (ticket_sla_state) holds until then."""
-    W = MaintenanceWindow
-    ids = sorted({c for c in contract_ids if c})
     out: dict[int, dt.datetime] = {}
-    for chunk in (ids[k:k + 500] for k in range(0, len(ids), 500)):
-        rows = s.execute(select(MaintenanceImpact.contract_id, W.planned_start, W.planned_end, W.actual_start,
-                                W.actual_end, W.state, W.noticed_at, notice_hours_column())
-                         .join(W, MaintenanceImpact.maintenance_id == W.id)
-                         .where(MaintenanceImpact.contract_id.in_(chunk), MaintenanceImpact.impact != ImpactLevel.NONE,
-                                W.state.in_((MaintenanceState.CONFIRMED, MaintenanceState.IN_PROGRESS,
-                                             MaintenanceState.COMPLETED)),
-                                W.emergency.is_(False),
-                                or_(W.state == MaintenanceState.IN_PROGRESS,
-                                    func.coalesce(W.actual_end, W.planned_end) > now))
-                         .distinct())
-        for cid, p_start, _p_end, a_start, _a_end, _state, noticed_at, stored in rows:
-            if not _noticed_in_time(False, noticed_at, p_start, notice_hours_of(stored)):
-                continue
-            at = max(a_start or p_start, now)
-            if cid not in out or at < out[cid]:
-                out[cid] = at
+    for cid, p_start, _p_end, a_start, _a_end, _state in _noticed_windows(s, contract_ids, now):
+        at = max(a_start or p_start, now)
+        if cid not in out or at < out[cid]:
+            out[cid] = at
     return out
 
 
