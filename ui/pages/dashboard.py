@@ -8,11 +8,13 @@ import importlib
 import logging
 
 from PySide6.QtCore import QAbstractTableModel, QLocale, QModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStyle, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QStyle, QTableView,
+                               QVBoxLayout, QWidget)
 
 from app.read import queries
 from app.store.db import Database
-from models.choices import GpuState
+from models.choices import ContractStatus, GpuState
 
 from ui.shell.i18n import choice_label
 from ui.shell.operations import listen
@@ -71,11 +73,9 @@ class DueModel(QAbstractTableModel):
             return self.text(d, c)
         if role == Qt.BackgroundRole:
             if d.alert not in self._brushes:
-                from PySide6.QtGui import QBrush, QColor
                 self._brushes[d.alert] = QBrush(QColor(self.COLOURS.get(d.alert, "#ffffff")))
             return self._brushes[d.alert]
         if role == Qt.ToolTipRole:
-            from models.choices import ContractStatus
             return " · ".join([self.within.replace("%1", str(d.alert)), d.number, d.customer_name,
                                choice_label(ContractStatus, d.status)] + ([self.renewed] if d.renewed else []))
         if role == Qt.TextAlignmentRole and c == 2:
@@ -127,7 +127,6 @@ class DashboardPage(QWidget):
         self.due_box.setToolTip(self.tr("Red: within 30 days; orange: 60; yellow: 90; green: 180"))
         self.due_box.setObjectName("dueBox")
         dv = QVBoxLayout(self.due_box)
-        from PySide6.QtWidgets import QAbstractItemView, QTableView
         self.due = QTableView()
         self.due.setObjectName("contractsDue")
         self.due_model = DueModel([self.tr("Contract"), self.tr("Ends"), self.tr("Days"), self.tr("Customer")],
@@ -273,7 +272,6 @@ class DashboardPage(QWidget):
         measured on the texts (the figure's at that size in bold, the title's), not left to a restyle."""
         if not self.labels:
             return
-        from PySide6.QtGui import QFont, QFontMetrics
         holder = self.parentWidget()
         margins = self.layout_.contentsMargins()
         room = (holder.width() if holder is not None else self.width()) - margins.left() - margins.right()

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.domain.auth import can
 from app.domain.errors import DomainError
-from ui.shell.operations import apply
+from ui.shell.operations import apply, run_op
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,6 @@ class DeskWatch(QObject):
     def run_in_background(self) -> None:
         """The timer's sweep on the thread pool (the window never waits on it); its announcements
         come back on the GUI thread."""
-        from ui.shell.operations import run_op
         if self.busy:
             return
         self.busy = True
