@@ -25,12 +25,12 @@ import datetime as dt
 from decimal import Decimal as D
 
 from app.services import receivables as R
-from models import DepositEntry, Payment, PaymentAllocation, Statement
+from models import Customer, DepositEntry, Payment, PaymentAllocation, Statement
 from models.choices import StatementKind, StatementStatus
 from tests.billing.test_billing_world import cst, make_world
 
 
-def _books(db):
+def _books(db, undated: bool = False):
     w = make_world(db)
     utc = dt.timezone.utc
     with db.session() as s:
@@ -60,7 +60,10 @@ def _books(db):
                            amount=D("-500.00"), statement_id=nov.id, created_at=cst(2026, 12, 4, 10).astimezone(utc)))
         statement("GZ-CN-202612-000001", "2026-10", cst(2026, 12, 5, 10), dt.date(2026, 12, 5), D("-100.00"),
                   kind=StatementKind.CREDIT_NOTE, original_id=oct_.id)
+        if undated:   # issued before due dates existed: due 30 days after issue (31 Oct), nothing paid
+            statement("GZ-202609-000001", "2026-09", cst(2026, 10, 1, 9), None, D("1000.00"))
         s.commit()
+    return w
 
 
 def _figures(ag):
@@ -79,3 +82,25 @@ def test_aging_as_of_a_past_date_counts_only_what_was_issued_and_paid_by_then(db
         rows = R.open_statement_rows(s, as_of=dt.date(2026, 11, 15))
     assert [(r.number, r.total, r.credited, r.paid) for r in rows] == [
         ("GZ-202610-000001", D("3498.00"), D("0"), D("1000.00"))]
+
+
+def test_overdue_reads_the_late_open_statements_alone_and_agrees_with_reading_them_all(db):
+    """overdue_customers (the dashboard's overdue card) asks SQL for the statements due before a day that
+    still ask an amount (R.open_late_rows); what it keeps is what reading every open row decides."""
+    w = _books(db, undated=True)
+    with db.session() as s:
+        every = R.open_statement_rows(s)
+        for as_of in (dt.date(2026, 10, 30), dt.date(2026, 10, 31), dt.date(2026, 11, 1), dt.date(2026, 12, 1),
+                      dt.date(2026, 12, 2), dt.date(2027, 1, 1), dt.date(2027, 1, 2), dt.date(2027, 3, 1)):
+            for days in (0, 1, 30, 31):
+                def late(r):
+                    return r.open > 0 and (as_of - R.effective_due(r.due_date, r.issued_at)).days > days
+                got = [r for r in R.open_late_rows(s, as_of - dt.timedelta(days=days)) if late(r)]
+                assert sorted(got, key=lambda r: r.id) == sorted(filter(late, every), key=lambda r: r.id), (as_of, days)
+        name = s.get(Customer, w.customer_id).name
+    # S-OCT is settled (1,000 + 2,398 paid, 100 credited); S-NOV asks 2,998 after its deposit, due 1 Jan;
+    # the undated one 1,000, due 31 Oct
+    assert R.overdue_customers(db, 0, dt.date(2027, 1, 2)) == [(name, D("3998.00"), 63)]
+    assert R.overdue_customers(db, 30, dt.date(2027, 1, 2)) == [(name, D("1000.00"), 63)]
+    assert R.overdue_customers(db, 0, dt.date(2026, 10, 31)) == []
+    assert R.overdue_customers(db, 0, dt.date(2026, 11, 1)) == [(name, D("1000.00"), 1)]

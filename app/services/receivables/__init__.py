@@ -27,7 +27,7 @@ from app.services.receivables.account import (  # noqa: F401
 from app.services.receivables.aging import (  # noqa: F401
     BUCKET_LABELS, BUCKETS, Aging, AgingRow, aging, bucket_of, overdue_customers)
 from app.services.receivables.balances import (  # noqa: F401
-    ZERO, CustomerBalance, OpenRow, as_of_end, customer_balance, effective_due, open_statement_rows,
+    ZERO, CustomerBalance, OpenRow, as_of_end, customer_balance, effective_due, open_late_rows, open_statement_rows,
     payment_unallocated, statement_open_amount)
 from app.services.receivables.bankfile import (  # noqa: F401
     IMPORT_COLUMNS, PAYMENT_COLUMNS, PaymentImport, export_payments_rows, import_payments)

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from app.domain.clock import local_today
 from app.domain.money import round_fen
-from app.services.receivables.balances import ZERO, as_of_end, effective_due, open_statement_rows
+from app.services.receivables.balances import ZERO, as_of_end, effective_due, open_late_rows, open_statement_rows
 from app.store.db import Database
 from models import Customer, Payment, PaymentAllocation, Subsidiary
 
@@ -106,7 +106,7 @@ def overdue_customers(db: Database, days: int, as_of: dt.date | None = None) -> 
     as_of = as_of or local_today()
     out: dict[int, list] = {}
     with db.session() as s:
-        for r in open_statement_rows(s):
+        for r in open_late_rows(s, as_of - dt.timedelta(days=days)):   # late > days: due before then
             open_amt = round_fen(Decimal(r.total) + Decimal(r.credited) - Decimal(r.paid))
             late = (as_of - effective_due(r.due_date, r.issued_at)).days
             if open_amt > 0 and late > days:
