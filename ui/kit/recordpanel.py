@@ -16,6 +16,7 @@ from app.store.db import Database
 from app.domain.errors import DomainError
 
 from ui.kit.dialogs import error_label
+from ui.widgets.plain_table import fit_contents
 
 
 class RecordPanel(QWidget):
@@ -49,8 +50,9 @@ class RecordPanel(QWidget):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         hh = self.table.horizontalHeader()
-        for c in range(len(headers)):
-            hh.setSectionResizeMode(c, QHeaderView.Stretch if c == stretch else QHeaderView.ResizeToContents)
+        fit_contents(hh, *(c for c in range(len(headers)) if c != stretch))
+        if stretch is not None and 0 <= stretch < len(headers):
+            hh.setSectionResizeMode(stretch, QHeaderView.Stretch)
         hh.setMinimumSectionSize(40)
         # the stretched column keeps a readable floor: narrower, the table scrolls sideways (fit_columns)
         self._stretch, self._fit_pending = stretch, False
@@ -59,7 +61,7 @@ class RecordPanel(QWidget):
             signal.connect(self._schedule_fit)
         # a narrow panel wraps the description onto more lines instead of clipping it to "…"
         self.table.setWordWrap(True)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.verticalHeader())
         self.body.addWidget(self.table, 1)
         self.message = error_label(f"{name}Message")
         self.buttons: dict[str, QPushButton] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QLabel, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
 from app.read import queries
@@ -20,6 +20,7 @@ from ui.shell.i18n import choice_label
 from ui.shell.operations import listen
 from ui.kit.dialogs import refused_text
 from ui.kit.tableview import select_only_row
+from ui.widgets.plain_table import fit_contents
 
 LIMIT = 200
 
@@ -110,7 +111,7 @@ class FindFreeUnitsDialog(QDialog):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.horizontalHeader())
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _i: self.open_selected())
         layout.addWidget(self.table, 1)

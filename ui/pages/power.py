@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QLabel, QPushButton,
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from models.choices import PowerFeedStatus, PowerFeedType, PowerPhase, PowerSide, RedundancyState
@@ -15,6 +15,7 @@ from models.choices import PowerFeedStatus, PowerFeedType, PowerPhase, PowerSide
 from ui.kit.dialogs import guard
 from ui.shell.i18n import choice_label
 from ui.widgets.power_bar import kw, problem_lines
+from ui.widgets.plain_table import fit_contents
 
 TR_CONTEXT = "PowerView"
 
@@ -30,7 +31,7 @@ def _table(headers: list[str], name: str) -> QTableWidget:
     t.setEditTriggers(QAbstractItemView.NoEditTriggers)
     t.setSelectionBehavior(QAbstractItemView.SelectRows)
     t.verticalHeader().setVisible(False)
-    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+    fit_contents(t.horizontalHeader())
     t.horizontalHeader().setStretchLastSection(True)
     return t
 

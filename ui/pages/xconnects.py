@@ -6,7 +6,7 @@ import datetime as dt
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.domain.clock import local_today
@@ -18,6 +18,7 @@ from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen, run_op
 from ui.pages.rackforms import _RackForm
 from ui.kit.tableview import select_only_row
+from ui.widgets.plain_table import fit_contents
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
 
@@ -61,7 +62,7 @@ class XconnectsPage(QWidget):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setSelectionMode(QTableWidget.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.horizontalHeader())
         bar = self._move_bar()
         self.message = QLabel()
         self.message.setObjectName("message")

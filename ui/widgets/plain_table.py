@@ -4,8 +4,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHeaderView, QTableWidget
 
 
-# `fit` measures this many rows for a column's width (Qt's default: 1,000, measured again on every
-# selection and change): the Clusters page's three tables on the large data spent 150 ms of its 450 in
+# A fitted column (fit_contents) measures this many rows for its width (Qt's default: 1,000, measured
+# again on every selection and change): the Clusters page's three tables on the large data spent 150 ms of its 450 in
 # it (a 1,000-node list, 500 events, 491 clusters; issue 26). A longer cell further down is elided.
 FIT_ROWS = 100
 
@@ -22,7 +22,17 @@ def plain_table(headers: list[str], name: str, *, single: bool = False, fit: boo
     if single:
         t.setSelectionMode(QTableWidget.SingleSelection)
     if fit:
-        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(t.horizontalHeader())
         t.horizontalHeader().setStretchLastSection(True)
-        t.horizontalHeader().setResizeContentsPrecision(FIT_ROWS)
     return t
+
+
+def fit_contents(header: QHeaderView, *sections: int) -> None:
+    """Sections (every one when none is named) as wide (or high) as their contents, measured on the
+    first FIT_ROWS rows (or columns)."""
+    if sections:
+        for c in sections:
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+    else:
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+    header.setResizeContentsPrecision(FIT_ROWS)

@@ -23,6 +23,7 @@ from ui.shell.operations import listen, run_op
 from ui.pages.billing.widgets import _cancellable, _fill, _table
 from ui.pages.billing.dialogs import HandoverDialog
 from ui.pages.billing.panel import StatementPanel
+from ui.widgets.plain_table import fit_contents
 
 
 class BillingPage(QWidget):
@@ -73,8 +74,8 @@ class BillingPage(QWidget):
         self.run_table = _table([self.tr("Customer"), self.tr("Subsidiary"), self.tr("Lines"), self.tr("Subtotal"),
                                  self.tr("Tax"), self.tr("Total"), self.tr("Number")], "runStatements")
         self.run_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
-        for c in range(1, 7):     # codes, counts and amounts as wide as they are: the customer gets the rest
-            self.run_table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        # codes, counts and amounts as wide as they are: the customer gets the rest
+        fit_contents(self.run_table.horizontalHeader(), *range(1, 7))
         self.warnings = QListWidget()
         self.warnings.setObjectName("runWarnings")
         self.warnings.setWordWrap(True)

@@ -17,6 +17,7 @@ from models.choices import ItemKind, PriceUnit, TaxCategory
 from ui.kit.dialogs import date_edit, error_label, field_box, get_date, parse_decimal, set_date
 from ui.pages.contracts.figures import plain
 from ui.shell.i18n import choice_label
+from ui.widgets.plain_table import fit_contents
 
 
 # item fields shown per kind (besides kind, description, price, unit, quantity, tax, service start/end)
@@ -71,8 +72,7 @@ class ContractItemsEditor:
         self.items_table.setSelectionMode(QTableWidget.SingleSelection)
         self.items_table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.items_table.verticalHeader().setVisible(False)
-        for c in (0, 2, 3, 4):
-            self.items_table.horizontalHeader().setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        fit_contents(self.items_table.horizontalHeader(), 0, 2, 3, 4)
         self.items_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.items_table.currentCellChanged.connect(lambda r, *_: self.show_item(r))
         left.addWidget(self.items_table)

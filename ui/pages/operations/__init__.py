@@ -7,7 +7,7 @@ import datetime as dt
 import logging
 
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from app.domain.clock import local_text
@@ -21,6 +21,7 @@ from ui.pages.operations.maintenance import MaintenanceTab
 from ui.pages.operations.queue import QueueTab, apply_or_show
 from ui.pages.operations.visits import VisitsTab
 from ui.kit.tableview import select_only_row
+from ui.widgets.plain_table import fit_contents
 
 log = logging.getLogger(__name__)
 UTC = dt.timezone.utc
@@ -103,7 +104,7 @@ class OncallTab(QWidget):
                                               self.tr("Handover note")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.horizontalHeader())
         self.table.horizontalHeader().setStretchLastSection(True)
         self.notes = QTableWidget(0, 3)
         self.notes.setObjectName("myNotifications")
@@ -182,7 +183,7 @@ class CreditsTab(QWidget):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setSelectionMode(QTableWidget.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.horizontalHeader())
         self.table.horizontalHeader().setStretchLastSection(True)
         self.approve_btn = QPushButton(self.tr("Approve"))
         self.approve_btn.setObjectName("approveCredit")

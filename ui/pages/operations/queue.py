@@ -7,7 +7,7 @@ import datetime as dt
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
-                               QHeaderView, QInputDialog, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+                               QInputDialog, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
                                QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.domain.clock import local_text
@@ -20,6 +20,7 @@ from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
 from ui.kit.shown import ReadWhenShown
 from ui.kit.tableview import select_only_row
+from ui.widgets.plain_table import fit_contents
 
 UTC = dt.timezone.utc
 COUNTDOWN_MS = 1000       # the countdowns tick every second (no database read)
@@ -97,7 +98,7 @@ class QueueTab(ReadWhenShown, QWidget):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.setSelectionMode(QTableWidget.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.table.horizontalHeader())
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._chosen)
         self.panel = TicketPanel(db, actor, self)
@@ -266,7 +267,7 @@ class TicketPanel(QWidget):
         self.timeline.setHorizontalHeaderLabels([self.tr("When"), self.tr("Who"), self.tr("What"), self.tr("Note")])
         self.timeline.verticalHeader().setVisible(False)
         self.timeline.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.timeline.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        fit_contents(self.timeline.horizontalHeader())
         self.timeline.horizontalHeader().setStretchLastSection(True)
         self.buttons: dict[str, QPushButton] = {}
         row1, row2 = QHBoxLayout(), QHBoxLayout()
