@@ -66,7 +66,7 @@ def test_cross_connect_page_moves_and_refuses(qtbot, demo_db):
     qtbot.addWidget(page)
     page.resize(1400, 600)
     page.show()
-    assert page.table.rowCount() == 4
+    assert page.model.rowCount() == 4
     page.select("XC-000004")  # disconnected: final
     assert not page.move_btn.isEnabled() and page.move_to.count() == 0
     page.select("XC-000002")  # installed → active or disconnected
@@ -134,5 +134,5 @@ def test_ordering_from_the_page_and_a_refusal_in_the_form(qtbot, demo_db):
     e["mmr"].setText("MMR-ODF-01/9")
     dlg.save()
     assert dlg.saved_id is not None, dlg.message.text()
-    qtbot.waitUntil(lambda: page.table.rowCount() == 5, timeout=10000)
+    qtbot.waitUntil(lambda: page.model.rowCount() == 5, timeout=10000)
     assert any(r.peer_name == "中国移动" and r.mmr_port == "9" and r.state == "ordered" for r in page.rows)

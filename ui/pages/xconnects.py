@@ -7,7 +7,7 @@ import datetime as dt
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEdit, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QVBoxLayout, QWidget)
 
 from app.domain.clock import local_today
 from app.domain.errors import DomainError
@@ -17,8 +17,8 @@ from ui.kit.dialogs import date_edit, get_date, guard, refused_text
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen, run_op
 from ui.pages.rackforms import _RackForm
+from ui.kit.rowsmodel import RowsModel, rows_view
 from ui.kit.tableview import select_only_row
-from ui.widgets.plain_table import fit_contents
 
 SHOWN = 2000  # rows listed; the filter narrows a larger book
 
@@ -55,14 +55,8 @@ class XconnectsPage(QWidget):
                    self.tr("Ordered on"), self.tr("Installed on"), self.tr("Active from"),
                    self.tr("Disconnected on"),
                    self.tr("Contract")]
-        self.table = QTableWidget(0, len(headers))
-        self.table.setObjectName("xconnectTable")
-        self.table.setHorizontalHeaderLabels(headers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SingleSelection)
-        fit_contents(self.table.horizontalHeader())
+        self.model = RowsModel(headers, self._cells, self._colours)
+        self.table = rows_view(self.model, "xconnectTable")
         bar = self._move_bar()
         self.message = QLabel()
         self.message.setObjectName("message")
@@ -76,7 +70,7 @@ class XconnectsPage(QWidget):
         refresh.clicked.connect(self.load)
         self.state.currentIndexChanged.connect(self.load)
         self.search.returnPressed.connect(self.load)
-        self.table.itemSelectionChanged.connect(self.update_actions)
+        self.table.selectionModel().selectionChanged.connect(self.update_actions)
         self.move_btn.clicked.connect(self.move)
         self.loa_btn.clicked.connect(self.loa)
         listen(self, self._changed)
@@ -132,26 +126,28 @@ class XconnectsPage(QWidget):
         keep = self.current().id if self.current() else None
         self.rows = list_cross_connects(self.db, state=self.state.currentData(), text=self.search.text() or None,
                                         limit=SHOWN)
-        self.table.setRowCount(len(self.rows))
+        self.model.set_rows(self.rows)
         for i, r in enumerate(self.rows):
-            peer = f"{r.peer_name or ''} ({choice_label(XconnectPeer, r.peer_kind)})"
-            if r.peer_port:
-                peer += f" {r.peer_port}"
-            mmr = "/".join(x for x in (r.mmr_panel, r.mmr_port) if x)
-            cells = [r.reference, choice_label(XconnectState, r.state), r.customer, r.a_end, mmr, peer,
-                     choice_label(XconnectMedium, r.medium), r.circuit_id or "", str(r.ordered_date),
-                     str(r.installed_date or ""), str(r.active_date or ""), str(r.disconnected_date or ""),
-                     r.contract or ""]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c == 1:
-                    colour = QColor(XconnectState.colour(r.state))
-                    item.setBackground(colour)
-                    item.setForeground(Qt.white if colour.lightness() < 128 else Qt.black)
-                self.table.setItem(i, c, item)
             if r.id == keep:
                 select_only_row(self.table, i)
         self.update_actions()
+
+    def _cells(self, r) -> list[str]:
+        peer = f"{r.peer_name or ''} ({choice_label(XconnectPeer, r.peer_kind)})"
+        if r.peer_port:
+            peer += f" {r.peer_port}"
+        mmr = "/".join(x for x in (r.mmr_panel, r.mmr_port) if x)
+        return [r.reference, choice_label(XconnectState, r.state), r.customer, r.a_end, mmr, peer,
+                choice_label(XconnectMedium, r.medium), r.circuit_id or "", str(r.ordered_date),
+                str(r.installed_date or ""), str(r.active_date or ""), str(r.disconnected_date or ""),
+                r.contract or ""]
+
+    @staticmethod
+    def _colours(r, column: int) -> tuple[str | None, str | None]:
+        if column != 1:
+            return None, None
+        colour = QColor(XconnectState.colour(r.state))
+        return colour.name(), "#ffffff" if colour.lightness() < 128 else "#000000"
 
     def current(self):
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []

@@ -1,0 +1,80 @@
+"""Read-only rows for a QTableView whose cells are made when the view draws or measures them.
+
+A QTableWidget makes an item per cell up front: the cross-connect list's 2,000 rows were 26,000 items
+made before the page could paint (issue 26). Here a row's texts are made the first time a cell of it is
+asked for, and kept until the rows change."""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTableView
+
+from ui.widgets.plain_table import fit_contents
+
+
+class RowsModel(QAbstractTableModel):
+    """`cells(row)`: a row's texts, one a column; `colours(row, column)`: (background, foreground) of a
+    cell as colour names or None for the view's own."""
+
+    def __init__(self, headers: Sequence[str], cells: Callable[[object], list[str]],
+                 colours: Callable[[object, int], tuple[str | None, str | None]] | None = None, parent=None):
+        super().__init__(parent)
+        self.headers, self.cells, self.colours = list(headers), cells, colours
+        self.rows: list = []
+        self._texts: dict[int, list[str]] = {}
+        self._brushes: dict[str, QBrush] = {}
+
+    def set_rows(self, rows) -> None:
+        self.beginResetModel()
+        self.rows, self._texts = list(rows), {}
+        self.endResetModel()
+
+    def texts(self, row: int) -> list[str]:
+        texts = self._texts.get(row)
+        if texts is None:
+            texts = self._texts[row] = self.cells(self.rows[row])
+        return texts
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal and role == Qt.DisplayRole and 0 <= section < len(self.headers):
+            return self.headers[section]
+        return None
+
+    def _brush(self, name: str) -> QBrush:
+        brush = self._brushes.get(name)
+        if brush is None:
+            brush = self._brushes[name] = QBrush(QColor(name))
+        return brush
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        if role == Qt.DisplayRole:
+            return self.texts(index.row())[index.column()]
+        if self.colours is not None and role in (Qt.BackgroundRole, Qt.ForegroundRole):
+            background, foreground = self.colours(self.rows[index.row()], index.column())
+            name = background if role == Qt.BackgroundRole else foreground
+            return self._brush(name) if name else None
+        return None
+
+
+def rows_view(model: RowsModel, name: str) -> QTableView:
+    """A table over `model`: whole rows selected, one at a time, nothing editable, columns fitted to
+    their contents (fit_contents)."""
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.verticalHeader().setVisible(False)
+    view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    view.setSelectionBehavior(QAbstractItemView.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SingleSelection)
+    fit_contents(view.horizontalHeader())
+    return view
