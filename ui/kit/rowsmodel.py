@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
+from ui.kit.roles import BACKGROUND, DISPLAY, FOREGROUND, HORIZONTAL
 from ui.widgets.plain_table import fit_contents
+
+_COLOURED = frozenset({BACKGROUND, FOREGROUND})
 
 
 class RowsModel(QAbstractTableModel):
@@ -43,8 +46,8 @@ class RowsModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.headers)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole and 0 <= section < len(self.headers):
+    def headerData(self, section, orientation, role=DISPLAY):
+        if int(role) == DISPLAY and orientation == HORIZONTAL and 0 <= section < len(self.headers):
             return self.headers[section]
         return None
 
@@ -54,16 +57,18 @@ class RowsModel(QAbstractTableModel):
             brush = self._brushes[name] = QBrush(QColor(name))
         return brush
 
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid() or index.row() >= len(self.rows):
+    def data(self, index, role=DISPLAY):
+        role = int(role)   # compared as plain ints (ui/kit/roles.py)
+        if role != DISPLAY and (self.colours is None or role not in _COLOURED):
             return None
-        if role == Qt.DisplayRole:
-            return self.texts(index.row())[index.column()]
-        if self.colours is not None and role in (Qt.BackgroundRole, Qt.ForegroundRole):
-            background, foreground = self.colours(self.rows[index.row()], index.column())
-            name = background if role == Qt.BackgroundRole else foreground
-            return self._brush(name) if name else None
-        return None
+        r = index.row()
+        if not 0 <= r < len(self.rows):
+            return None
+        if role == DISPLAY:
+            return self.texts(r)[index.column()]
+        background, foreground = self.colours(self.rows[r], index.column())
+        name = background if role == BACKGROUND else foreground
+        return self._brush(name) if name else None
 
 
 def rows_view(model: RowsModel, name: str) -> QTableView:

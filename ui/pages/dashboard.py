@@ -18,6 +18,7 @@ from models.choices import ContractStatus, GpuState
 
 from ui.shell.i18n import choice_label
 from ui.shell.operations import listen
+from ui.kit.roles import ALIGN, BACKGROUND, DISPLAY, HORIZONTAL, TOOLTIP
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,10 @@ def optional_widget(module: str, name: str):
     except Exception:  # absent or broken: the page falls back to plain text
         log.warning("%s.%s could not be loaded: plain text instead", module, name, exc_info=True)
         return None
+
+
+_DUE_ROLES = frozenset({DISPLAY, BACKGROUND, TOOLTIP, ALIGN})
+_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
 
 
 class DueModel(QAbstractTableModel):
@@ -56,8 +61,8 @@ class DueModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.headers)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=DISPLAY):
+        if int(role) == DISPLAY and orientation == HORIZONTAL:
             return self.headers[section]
         return None
 
@@ -65,22 +70,21 @@ class DueModel(QAbstractTableModel):
     def text(d, column: int) -> str:
         return (d.number, d.end_date.isoformat(), str(d.days_left), d.customer_name)[column]
 
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid():
+    def data(self, index, role=DISPLAY):
+        role = int(role)   # compared as plain ints (ui/kit/roles.py)
+        if role not in _DUE_ROLES or not index.isValid():
             return None
         d, c = self.rows[index.row()], index.column()
-        if role == Qt.DisplayRole:
+        if role == DISPLAY:
             return self.text(d, c)
-        if role == Qt.BackgroundRole:
+        if role == BACKGROUND:
             if d.alert not in self._brushes:
                 self._brushes[d.alert] = QBrush(QColor(self.COLOURS.get(d.alert, "#ffffff")))
             return self._brushes[d.alert]
-        if role == Qt.ToolTipRole:
+        if role == TOOLTIP:
             return " · ".join([self.within.replace("%1", str(d.alert)), d.number, d.customer_name,
                                choice_label(ContractStatus, d.status)] + ([self.renewed] if d.renewed else []))
-        if role == Qt.TextAlignmentRole and c == 2:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        return None
+        return _RIGHT if c == 2 else None
 
 
 class DashboardPage(QWidget):
