@@ -28,13 +28,14 @@ from sqlalchemy.orm import Session
 from models import (Contract, ContractItem, Device, DeviceType, GpuAsset, GpuLease, GpuModel, Rack, Region, Room, Site,
                     Subsidiary, contract_item_gpu)
 from models.capacity import CapacityHold, capacity_hold_node
-from models.choices import ContractStatus, FormFactor, GpuState, HoldStatus
+from models.choices import ContractStatus, FormFactor, GpuState
 from models.cluster import GpuCluster, GpuNode, ScaleUpDomain
 
 from app.domain import messages as M
 from app.domain.clock import local_midnight
 from app.domain.errors import NotFound, ValidationError
 from app.domain.rating import local_today
+from app.services.capacity.holding import NODE_STATES_OFFERED, holding_condition
 from app.services.capacity.maintenance import Span, busy_nodes, power_marks, works_over
 from app.services.capacity.maintenance import maintained as maintenance_items
 from app.services.capacity.prices import TermFigures, term_figures
@@ -43,11 +44,8 @@ from app.store.db import Database
 ANYWHERE, ONE_FABRIC, ONE_DOMAIN = "anywhere", "fabric", "domain"
 SCOPES = (ANYWHERE, ONE_FABRIC, ONE_DOMAIN)
 TRAINING_8 = "training-8"  # "any 8-GPU training model": SXM or OAM cards, 8 to a node
-NODE_STATES_OFFERED = ("available", "allocated")
 # Contracts whose named GPUs are taken over their items' days (drafts take nothing)
 TAKING = (ContractStatus.APPROVED, ContractStatus.ACTIVE, ContractStatus.SUSPENDED)
-# A hold moved to a contract keeps its nodes until that contract is approved (its GPUs then take them)
-CONVERTED_HOLDS_WHILE = (ContractStatus.DRAFT, ContractStatus.PENDING, ContractStatus.APPROVED)
 MAX_OFFERS = 3
 
 
@@ -178,14 +176,6 @@ def _date_overlaps(lo_col, hi_col, start: dt.date, end: dt.date | None):
     if end is not None:
         cond.append(lo_col <= end)
     return and_(*cond)
-
-
-def holding_condition(now: dt.datetime):
-    """A hold that holds its nodes now: active and not past its expiry, or moved to a contract
-    still before approval."""
-    contract_status = select(Contract.status).where(Contract.id == CapacityHold.contract_id).scalar_subquery()
-    return or_(and_(CapacityHold.status == HoldStatus.ACTIVE, CapacityHold.expires_at > now),
-               and_(CapacityHold.status == HoldStatus.CONVERTED, contract_status.in_(CONVERTED_HOLDS_WHILE)))
 
 
 def held_nodes(start: dt.date, end: dt.date | None, now: dt.datetime, exclude_hold_id: int | None = None):

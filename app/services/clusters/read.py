@@ -13,7 +13,7 @@ from models import (Cable, Customer, Device, DeviceGpuCount, FabricSwitch, GpuAs
 from models.capacity import CapacityHold, Quote, capacity_hold_node
 from models.choices import GpuState, NodeState, SwitchTier
 
-from app.services.capacity.search import NODE_STATES_OFFERED, holding_condition
+from app.services.capacity.holding import NODE_STATES_OFFERED, holding_condition
 from app.services.clusters.topology import find_cluster_in, find_node_in
 from app.store.db import Database
 
