@@ -281,6 +281,24 @@ def test_the_utilisation_counts_the_gpus_a_capacity_hold_holds(demo_db):
     assert h100.get("held", 0) == 64
 
 
+def test_the_clusters_page_counts_the_gpus_once_for_its_list_and_its_chart(demo_db):
+    """clusters_and_utilisation (the page's reads) gives what list_clusters and utilisation give apart,
+    and the shown cluster's reads, made before the list is known, give cluster_view of its first row
+    (of the one kept, while it exists)."""
+    from app.services.clusters.read import (cluster_view, clusters_and_utilisation, list_clusters, shown_cluster_reads,
+                                            utilisation, view_of)
+
+    rows, used = clusters_and_utilisation(demo_db)
+    assert rows == list_clusters(demo_db) and used == utilisation(demo_db)
+    assert sum(r.gpus for r in rows) > 0 and any(r.models for r in rows)
+    for keep, row in ((None, rows[0]), (rows[2].id, rows[2]), (10 ** 9, rows[0])):
+        topo, events = view_of(row, shown_cluster_reads(demo_db, keep))
+        again, events_again = cluster_view(demo_db, row)
+        assert (topo.nodes, topo.spines, topo.leaves, topo.node_links, topo.spine_links, events) == (
+            again.nodes, again.spines, again.leaves, again.node_links, again.spine_links, events_again)
+    assert view_of(rows[1], shown_cluster_reads(demo_db, rows[2].id)) is None   # another cluster's rows
+
+
 def test_every_capacity_view_shows_the_hold_and_why_a_free_looking_node_is_not_offered(demo_db, qtbot):
     """The demo's Haikou hold FZ-H2026-0001 holds 8 nodes of FZ-H100-NDR-01: the node rows, the
     node list, the topology picture and the utilisation chart name it with its expiry, in English
@@ -316,8 +334,8 @@ def test_every_capacity_view_shows_the_hold_and_why_a_free_looking_node_is_not_o
     qtbot.addWidget(page)
     page.load()
     page.cluster_table.selectRow(next(i for i, c in enumerate(page.clusters) if c.name == "FZ-H100-NDR-01"))
-    table = {page.node_table.item(i, 0).text(): page.node_table.item(i, 2).text()
-             for i in range(page.node_table.rowCount())}
+    table = {page.node_model.index(i, 0).data(): page.node_model.index(i, 2).data()
+             for i in range(page.node_model.rowCount())}
     assert table["h100-fz-ndr-01"] == f"Held FZ-H2026-0001 until {until}"
     assert table["gpu-fz-mw1-004"] == "not offered: GPUs 1 × Maintenance" and table["h100-fz-ndr-08"] == ""
     assert page.view.node_colour(rows["h100-fz-ndr-01"]).name() == "#ffc107"

@@ -39,12 +39,12 @@ def test_drain_and_undrain_from_the_node_list(qtbot, demo_db):
     qtbot.waitUntil(lambda: page.current_node() is not None and page.current_node().state == NodeState.DRAINING)
     n = page.current_node()
     assert (n.reason, n.by) == ("光模块更换 optics swap", "admin")
-    assert page.node_table.item(i, 1).text() == "Draining"
+    assert page.node_model.index(i, 1).data() == "Draining"
     page.reason.setText("optics replaced")
     page.undrain()
     qtbot.waitUntil(lambda: page.current_node().state == NodeState.AVAILABLE)
     triaged = [n.name for n in page.nodes if n.state == NodeState.TRIAGE]
-    assert len(triaged) == 1 and page.event_table.rowCount() >= 1  # the demo's XID 79
+    assert len(triaged) == 1 and page.event_model.rowCount() >= 1  # the demo's XID 79
 
 
 def test_the_auditor_looks_but_does_not_drain(qtbot, demo_db):

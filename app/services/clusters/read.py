@@ -78,22 +78,48 @@ class Topology:
 
 def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | None = None) -> list[ClusterRow]:
     """The clusters with their node states, GPUs and models: three reads, side by side (issue 26)."""
+    one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
+    clusters, state_rows, model_rows = db.read_together(
+        _read(db, _clusters_query(site, cluster_id)), _read(db, _states_query(one)),
+        _read(db, _cluster_models(one, every=cluster_id is None)))
+    return _cluster_rows(clusters, state_rows, model_rows)
+
+
+def clusters_and_utilisation(db: Database) -> tuple[list[ClusterRow], list[tuple[str, str, dict[str, int]]]]:
+    """list_clusters() and utilisation() in three reads side by side, the GPUs of every cluster counted
+    once for both (the Clusters page: the two countings were its two longest statements, 80 and 150 ms
+    on the large data, on a two-core server; issue 26)."""
+    # the longest first: sent before the others queue for the read threads
+    groups, clusters, state_rows = db.read_together(
+        _read(db, _utilisation_query()), _read(db, _clusters_query(None, None)), _read(db, _states_query(true())))
+    per: Counter = Counter()
+    for cid, model, _site, _state, _maint, _held, n in groups:
+        per[(cid, model)] += int(n)
+    return (_cluster_rows(clusters, state_rows, [(cid, model, n) for (cid, model), n in per.items()]),
+            _utilisation_of(groups))
+
+
+def _read(db: Database, statement):
+    def call():
+        with db.read_session() as s:
+            return s.execute(statement).all()
+    return call
+
+
+def _clusters_query(site: str | None, cluster_id: int | None):
     q = (select(GpuCluster, Site.code).join(Site, Site.id == GpuCluster.site_id).order_by(Site.code, GpuCluster.name))
     if site:
         q = q.where(Site.code == site)
-    one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
     if cluster_id is not None:
         q = q.where(GpuCluster.id == cluster_id)
+    return q
 
-    def read(statement):
-        def call():
-            with db.read_session() as s:
-                return s.execute(statement).all()
-        return call
-    clusters, state_rows, model_rows = db.read_together(
-        read(q), read(select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one)
-                      .group_by(GpuNode.cluster_id, GpuNode.state)),
-        read(_cluster_models(one, every=cluster_id is None)))
+
+def _states_query(one):
+    return select(GpuNode.cluster_id, GpuNode.state, func.count()).where(one).group_by(GpuNode.cluster_id, GpuNode.state)
+
+
+def _cluster_rows(clusters, state_rows, model_rows) -> list[ClusterRow]:
     states: dict[int, Counter] = {}
     for cid, state, n in state_rows:
         states.setdefault(cid, Counter())[state] = n
@@ -165,8 +191,9 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
 
 
 def _node_base(conn, where, now: dt.datetime | None = None) -> list:
-    """The nodes `where` picks with their server, rack and domain, and the hold that holds each now
-    (the one expiring first, with whom it keeps it for and its first quote; NULLs when none): one
+    """The nodes `where` picks with their server, rack and domain, the hold that holds each now (the
+    one expiring first, with whom it keeps it for and its first quote; NULLs when none), and last
+    their cluster's id: one
     statement, the holds a window's first row per node joined (issue 26: a read fewer on the page)."""
     quote = select(func.min(Quote.number)).where(Quote.hold_id == CapacityHold.id).scalar_subquery()
     first = func.row_number().over(partition_by=capacity_hold_node.c.node_id,
@@ -180,7 +207,7 @@ def _node_base(conn, where, now: dt.datetime | None = None) -> list:
     return conn.execute(
         select(GpuNode.id, GpuNode.device_id, Device.name, Rack.name, GpuNode.state, GpuNode.maintenance,
                GpuNode.state_reason, GpuNode.state_by, GpuNode.state_at, ScaleUpDomain.name, GpuNode.version,
-               holds.c.number, holds.c.expires_at, holds.c.customer, holds.c.quote)
+               holds.c.number, holds.c.expires_at, holds.c.customer, holds.c.quote, GpuNode.cluster_id)
         .join(Device, Device.id == GpuNode.device_id)
         .outerjoin(Rack, Rack.id == Device.rack_id)
         .outerjoin(ScaleUpDomain, ScaleUpDomain.id == GpuNode.domain_id)
@@ -206,7 +233,8 @@ def _assemble_nodes(rows, gpu_groups) -> list[NodeRow]:
         if state not in FIT_GPU_STATES:
             acc[3][state] = acc[3].get(state, 0) + n
     out = []
-    for nid, dev_id, name, rack, state, maint, reason, by, at, domain, version, number, expires, for_, quoted in rows:
+    for (nid, dev_id, name, rack, state, maint, reason, by, at, domain, version, number, expires, for_, quoted,
+         _cluster) in rows:
         n, model, tenant, unfit = per_dev.get(dev_id, (0, None, None, {}))
         out.append(NodeRow(nid, dev_id, name, rack, model, n, state, maint, tenant, reason, by, at, domain, version,
                            number, expires, for_, quoted, tuple(sorted(unfit.items()))))
@@ -239,7 +267,37 @@ def cluster_view(db: Database, row: ClusterRow, *, events: int = 500) -> tuple[T
     return _topology_of(row, *parts), newest
 
 
-def _topology_reads(db: Database, cluster_id: int) -> tuple:
+def shown_cluster(keep: int | None):
+    """The id of the cluster the Clusters page shows as a scalar subquery: `keep` (the one shown before)
+    while it exists, else the first of list_clusters' order (site, name). Its reads go beside the
+    list's instead of after them (issue 26)."""
+    first = (select(GpuCluster.id).join(Site, Site.id == GpuCluster.site_id)
+             .order_by(Site.code, GpuCluster.name).limit(1).scalar_subquery())
+    if keep is None:
+        return first
+    return func.coalesce(select(GpuCluster.id).where(GpuCluster.id == keep).scalar_subquery(), first)
+
+
+def shown_cluster_reads(db: Database, keep: int | None, *, events: int = 500) -> tuple:
+    """cluster_view's reads of the cluster shown_cluster picks, before its list row is known: pass what
+    this returns to view_of with the row of the list."""
+    cid = shown_cluster(keep)
+    *parts, newest = db.read_together(*_topology_reads(db, cid), lambda: _cluster_events(db, cid, events))
+    return parts, newest
+
+
+def view_of(row: ClusterRow, read: tuple) -> tuple[Topology, list[EventRow]] | None:
+    """cluster_view of `row` from shown_cluster_reads; None when those rows are another cluster's (the
+    list changed between the statements): read it again with cluster_view."""
+    parts, newest = read
+    (switches, _cables), nodes = parts[0], parts[1]
+    if any(s[-1] != row.id for s in switches) or any(n[-1] != row.id for n in nodes):
+        return None
+    return _topology_of(row, *parts), newest
+
+
+def _topology_reads(db: Database, cluster_id) -> tuple:
+    """The picture's reads of a cluster: its id, or an expression of it (shown_cluster)."""
     where = GpuNode.cluster_id == cluster_id
 
     def on_connection(read):
@@ -255,7 +313,7 @@ def _topology_of(row: ClusterRow, switches_and_cables, node_base, node_gpus) -> 
     t = Topology(row)
     t.nodes = _assemble_nodes(node_base, node_gpus) if node_base else []
     switches, cables = switches_and_cables
-    for dev_id, name, tier, rail in switches:
+    for dev_id, name, tier, rail, _cluster in switches:
         if tier == SwitchTier.SPINE:
             t.spines.append((dev_id, name))
         else:
@@ -275,22 +333,23 @@ def _topology_of(row: ClusterRow, switches_and_cables, node_base, node_gpus) -> 
     return t
 
 
-def _switches_and_cables(db: Database, cluster_id: int) -> tuple[list, list]:
-    """The cluster's switches (id, name, tier, rail; by rail, then name) and (side A, side B) of every
+def _switches_and_cables(db: Database, cluster_id) -> tuple[list, list]:
+    """The cluster's switches (id, name, tier, rail, cluster; by rail, then name) and (side A, side B) of every
     cable with one of them at either end: one statement, the two as rows of one UNION ALL told apart by
     their first column (issue 26: a read fewer on the page)."""
     mine = select(FabricSwitch.device_id).where(FabricSwitch.cluster_id == cluster_id)
     none = null()
     both = union_all(
         select(literal(0).label("cable"), Device.id.label("a"), Device.name.label("name"),
-               FabricSwitch.tier.label("tier"), FabricSwitch.rail.label("rail"), none.label("b"))
+               FabricSwitch.tier.label("tier"), FabricSwitch.rail.label("rail"), none.label("b"),
+               FabricSwitch.cluster_id.label("cluster_id"))
         .join(FabricSwitch, FabricSwitch.device_id == Device.id).where(FabricSwitch.cluster_id == cluster_id),
-        select(literal(1), Cable.side_a_device_id, none, none, none, Cable.side_b_device_id)
+        select(literal(1), Cable.side_a_device_id, none, none, none, Cable.side_b_device_id, none)
         .where(Cable.side_a_device_id.in_(mine) | Cable.side_b_device_id.in_(mine))).subquery()
     with db.read_session() as s:
         rows = s.execute(select(both).order_by(both.c.cable, both.c.rail, both.c.name)).all()
-    return ([(a, name, tier, rail) for cable, a, name, tier, rail, _b in rows if not cable],
-            [(a, b) for cable, a, _n, _t, _r, b in rows if cable])
+    return ([(a, name, tier, rail, cid) for cable, a, name, tier, rail, _b, cid in rows if not cable],
+            [(a, b) for cable, a, _n, _t, _r, b, _c in rows if cable])
 
 
 @dataclass(frozen=True)
@@ -337,8 +396,8 @@ def health_events(db: Database, *, cluster: int | str | None = None, node: int |
         return _events_where(s, where, limit)
 
 
-def _cluster_events(db: Database, cluster_id: int, limit: int) -> list[EventRow]:
-    """A cluster's newest events by its id (known to exist: the page's list row): one statement."""
+def _cluster_events(db: Database, cluster_id, limit: int) -> list[EventRow]:
+    """A cluster's newest events by its id (or an expression of it: shown_cluster): one statement."""
     with db.read_session() as s:
         return _events_where(s, GpuNode.cluster_id == cluster_id, limit)
 
@@ -375,6 +434,12 @@ def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:
     whether a hold holds the node now, the names joined last (issue 26: on the large data, 400,000
     GPUs, 195 -> 136 ms on PostgreSQL, 342 -> 81 ms on SQLite, and no GPU brought into Python when a
     hold exists)."""
+    with db.read_session() as s:
+        return _utilisation_of(s.execute(_utilisation_query()).all())
+
+
+def _utilisation_query():
+    """(cluster id, GPU model, site code, node state, maintenance, held now, GPUs) of every GPU in a node."""
     held = GpuNode.id.in_(select(capacity_hold_node.c.node_id)
                           .join(CapacityHold, CapacityHold.id == capacity_hold_node.c.hold_id)
                           .where(holding_condition(dt.datetime.now(dt.timezone.utc))))
@@ -383,13 +448,15 @@ def utilisation(db: Database) -> list[tuple[str, str, dict[str, int]]]:
                 held.label("held"), cast(func.sum(per_node.c.n), Integer).label("n"))
          .join(GpuNode, GpuNode.device_id == per_node.c.device_id)
          .group_by(GpuNode.cluster_id, per_node.c.gpu_model_id, GpuNode.state, GpuNode.maintenance, held)).subquery()
-    q = (select(GpuModel.name, Site.code, x.c.state, x.c.maintenance, x.c.held, x.c.n)
-         .join(GpuModel, GpuModel.id == x.c.gpu_model_id).join(GpuCluster, GpuCluster.id == x.c.cluster_id)
-         .join(Site, Site.id == GpuCluster.site_id))
+    return (select(x.c.cluster_id, GpuModel.name, Site.code, x.c.state, x.c.maintenance, x.c.held, x.c.n)
+            .join(GpuModel, GpuModel.id == x.c.gpu_model_id).join(GpuCluster, GpuCluster.id == x.c.cluster_id)
+            .join(Site, Site.id == GpuCluster.site_id))
+
+
+def _utilisation_of(groups) -> list[tuple[str, str, dict[str, int]]]:
     out: dict[tuple[str, str], Counter] = {}
-    with db.read_session() as s:
-        for model, site, state, maint, is_held, n in s.execute(q):
-            out.setdefault((model, site), Counter())[_bucket(state, maint, bool(is_held))] += int(n)
+    for _cid, model, site, state, maint, is_held, n in groups:
+        out.setdefault((model, site), Counter())[_bucket(state, maint, bool(is_held))] += int(n)
     return [(m, site, {b: c.get(b, 0) for b in BUCKETS}) for (m, site), c in sorted(out.items())]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QScrollArea,
-                               QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+                               QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from app.domain.clock import local_text
 from app.domain.errors import DomainError
@@ -18,7 +18,7 @@ from ui.pages.clusters.topology import HELD_COLOUR, TopologyView, hold_text, sta
 from ui.pages.clusters.utilisation import UtilisationChart
 from ui.shell.i18n import choice_label
 from ui.shell.operations import apply, listen
-from ui.widgets.plain_table import plain_table
+from ui.kit.rowsmodel import RowsModel, rows_view
 from ui.kit.shown import ReadWhenShown
 from ui.kit.tableview import select_only_row
 
@@ -26,14 +26,31 @@ WATCHED = {"gpu_node", "gpu_cluster", "fabric_switch", "health_event", "scaleup_
            "gpu", "contract"}
 
 
-def _table(name: str, headers: list[str]) -> QTableWidget:
-    t = plain_table(headers, name, single=True, fit=True)
-    t.horizontalHeader().setSectionResizeMode(len(headers) - 1, QHeaderView.Stretch)  # the long text, elided
+def _table(name: str, model: RowsModel) -> QTableView:
+    t = rows_view(model, name)
+    t.horizontalHeader().setStretchLastSection(True)
+    t.horizontalHeader().setSectionResizeMode(len(model.headers) - 1, QHeaderView.Stretch)  # the long text, elided
     return t
 
 
 def _states_text(states: dict) -> str:
     return ", ".join(f"{choice_label(NodeState, s)} {n}" for s, n in sorted(states.items()))
+
+
+def _cluster_cells(c) -> list[str]:
+    return [c.name, c.site, choice_label(Fabric, c.fabric), str(c.rails or ""), str(c.nodes), str(c.gpus),
+            _states_text(c.states), c.models]
+
+
+def _node_colours(n, column: int) -> tuple[str | None, str | None]:
+    """The state cell in its state's colour; the hold cell in the held colour, or its text red when the
+    node is not offered for its GPUs' states."""
+    if column == 1 or (column == 2 and n.hold):
+        bg = state_colour(n) if column == 2 else QColor(NodeState.colour(n.state))
+        return bg.name(), text_on(bg).name()
+    if column == 2 and n.unfit:
+        return None, "#c62828"
+    return None, None
 
 
 class ClustersPage(ReadWhenShown, QWidget):
@@ -53,18 +70,20 @@ class ClustersPage(ReadWhenShown, QWidget):
         refresh.setObjectName("refreshButton")
         refresh.clicked.connect(self.load)
         top.addWidget(refresh)
-        self.cluster_table = _table("clusterTable", [
+        self.cluster_model = RowsModel([
             self.tr("Cluster"), self.tr("Site"), self.tr("Fabric"), self.tr("Rails"), self.tr("Nodes"),
-            self.tr("GPUs"), self.tr("Node states"), self.tr("GPU models")])
-        self.cluster_table.itemSelectionChanged.connect(self.load_cluster)
+            self.tr("GPUs"), self.tr("Node states"), self.tr("GPU models")], _cluster_cells)
+        self.cluster_table = _table("clusterTable", self.cluster_model)
+        self.cluster_table.selectionModel().selectionChanged.connect(lambda *_: self.load_cluster())
 
         topo_tab = self._topology_tab()
         nodes_tab = self._nodes_tab()
 
         # health events and utilisation
-        self.event_table = _table("eventTable", [
+        self.event_model = RowsModel([
             self.tr("Time"), self.tr("Node"), self.tr("GPU"), self.tr("Vendor"), self.tr("Code"), self.tr("Action"),
-            self.tr("Source"), self.tr("Note")])
+            self.tr("Source"), self.tr("Note")], self._event_cells)
+        self.event_table = _table("eventTable", self.event_model)
         self.chart = UtilisationChart()
         chart_scroll = QScrollArea()
         chart_scroll.setWidgetResizable(True)
@@ -118,10 +137,12 @@ class ClustersPage(ReadWhenShown, QWidget):
 
     def _nodes_tab(self) -> QWidget:
         """The node list with drain, undrain, maintenance and move."""
-        self.node_table = _table("nodeTable", [
+        self.node_model = RowsModel([
             self.tr("Node"), self.tr("State"), self.tr("Hold / not offered"), self.tr("Maintenance"), self.tr("GPUs"),
-            self.tr("GPU model"), self.tr("Rack"), self.tr("Tenant"), self.tr("By"), self.tr("Since"), self.tr("Reason")])
-        self.node_table.itemSelectionChanged.connect(self.update_actions)
+            self.tr("GPU model"), self.tr("Rack"), self.tr("Tenant"), self.tr("By"), self.tr("Since"), self.tr("Reason")],
+            self._node_cells, _node_colours)
+        self.node_table = _table("nodeTable", self.node_model)
+        self.node_table.selectionModel().selectionChanged.connect(lambda *_: self.update_actions())
         self.reason = QLineEdit()
         self.reason.setObjectName("reason")
         self.reason.setPlaceholderText(self.tr("Reason (recorded with who and when)"))
@@ -157,33 +178,24 @@ class ClustersPage(ReadWhenShown, QWidget):
     # --- loading -------------------------------------------------------------------------------
 
     def load(self) -> None:
-        from app.services.clusters.read import cluster_view, list_clusters, utilisation, utilisation_holds
+        from app.services.clusters.read import clusters_and_utilisation, shown_cluster_reads, utilisation_holds, view_of
         self.loaded = True
         keep = self.current_cluster().id if self.current_cluster() else None
         db = self.db
-
-        def listed_and_chosen():
-            """The list, then the cluster it will show (the one shown before, else the first) read at once:
-            beside the chart's reads, not after them and the list's table (issue 26)."""
-            clusters = list_clusters(db)
-            chosen = next((c for c in clusters if c.id == keep), clusters[0] if clusters else None)
-            return clusters, chosen, (cluster_view(db, chosen, events=500) if chosen is not None else None)
-        (self.clusters, chosen_row, view), used, held = db.read_together(
-            listed_and_chosen, lambda: utilisation(db), lambda: utilisation_holds(db))
+        # the list with the chart's counts, the cluster it will show (the one shown before, else the
+        # first) and the chart's holds, all side by side: the shown cluster's reads do not wait for the list (issue 26)
+        (self.clusters, used), shown, held = db.read_together(
+            lambda: clusters_and_utilisation(db), lambda: shown_cluster_reads(db, keep, events=500),
+            lambda: utilisation_holds(db))
+        chosen_row = next((c for c in self.clusters if c.id == keep), self.clusters[0] if self.clusters else None)
+        view = view_of(chosen_row, shown) if chosen_row is not None else None
         t = self.cluster_table
-        t.blockSignals(True)
-        t.setRowCount(len(self.clusters))
-        chosen = 0
-        for i, c in enumerate(self.clusters):
-            cells = [c.name, c.site, choice_label(Fabric, c.fabric), str(c.rails or ""), str(c.nodes), str(c.gpus),
-                     _states_text(c.states), c.models]
-            for col, text in enumerate(cells):
-                t.setItem(i, col, QTableWidgetItem(text))
-            if chosen_row is not None and c.id == chosen_row.id:
-                chosen = i
+        chosen = next((i for i, c in enumerate(self.clusters) if chosen_row is not None and c.id == chosen_row.id), 0)
+        t.selectionModel().blockSignals(True)
+        self.cluster_model.set_rows(self.clusters)
         if self.clusters:
             select_only_row(t, chosen)
-        t.blockSignals(False)   # the selection made above: its cluster was read with the list (issue 26)
+        t.selectionModel().blockSignals(False)   # the selection made above: its cluster was read with the list
         self.load_cluster(view)
         self.chart.set_rows(used, held)
 
@@ -198,8 +210,8 @@ class ClustersPage(ReadWhenShown, QWidget):
         if c is None:
             self.topo, self.nodes = None, []
             self.view.set_topology(None)
-            self.node_table.setRowCount(0)
-            self.event_table.setRowCount(0)
+            self.node_model.set_rows([])
+            self.event_model.set_rows([])
             return
         keep = self.current_node().id if self.current_node() else None
         if view is None or view[0].cluster.id != c.id:
@@ -209,33 +221,23 @@ class ClustersPage(ReadWhenShown, QWidget):
         self.view.set_topology(self.topo, self.view.parentWidget().width() if self.view.parentWidget() else None)
         self._legend()
         nt = self.node_table
-        nt.blockSignals(True)
-        nt.setRowCount(len(self.nodes))
+        nt.selectionModel().blockSignals(True)
+        self.node_model.set_rows(self.nodes)
         for i, n in enumerate(self.nodes):
-            cells = [n.name, choice_label(NodeState, n.state), hold_text(n) or unfit_text(n),
-                     self.tr("yes") if n.maintenance else "", str(n.gpus), n.model or "", n.rack or "", n.tenant or "",
-                     n.by or "",
-                     local_text(n.at)[:16] if n.at else "", n.reason or ""]
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if col in (1, 2) and (col == 1 or n.hold):
-                    bg = state_colour(n) if col == 2 else QColor(NodeState.colour(n.state))
-                    item.setBackground(bg)
-                    item.setForeground(text_on(bg))
-                elif col == 2 and n.unfit:
-                    item.setForeground(QColor("#c62828"))
-                nt.setItem(i, col, item)
             if n.id == keep:
                 select_only_row(nt, i)
-        nt.blockSignals(False)
-        et = self.event_table
-        et.setRowCount(len(events))
-        for i, e in enumerate(events):
-            cells = [local_text(e.at)[:16], e.node, e.gpu or "", "NVIDIA" if e.vendor == "nvidia" else self.tr("Ascend"),
-                     e.code, e.action, e.source, e.note or ""]
-            for col, text in enumerate(cells):
-                et.setItem(i, col, QTableWidgetItem(text))
+        nt.selectionModel().blockSignals(False)
+        self.event_model.set_rows(events)
         self.update_actions()
+
+    def _node_cells(self, n) -> list[str]:
+        return [n.name, choice_label(NodeState, n.state), hold_text(n) or unfit_text(n),
+                self.tr("yes") if n.maintenance else "", str(n.gpus), n.model or "", n.rack or "", n.tenant or "",
+                n.by or "", local_text(n.at)[:16] if n.at else "", n.reason or ""]
+
+    def _event_cells(self, e) -> list[str]:
+        return [local_text(e.at)[:16], e.node, e.gpu or "", "NVIDIA" if e.vendor == "nvidia" else self.tr("Ascend"),
+                e.code, e.action, e.source, e.note or ""]
 
     def _legend(self) -> None:
         if self.view.mode == "tenant":
