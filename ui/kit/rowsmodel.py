@@ -9,10 +9,10 @@ from typing import Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ui.kit.roles import BACKGROUND, DISPLAY, FOREGROUND, HORIZONTAL
-from ui.widgets.plain_table import fit_contents
+from ui.widgets.plain_table import FIT_ROWS
 
 _COLOURED = frozenset({BACKGROUND, FOREGROUND})
 
@@ -72,8 +72,9 @@ class RowsModel(QAbstractTableModel):
 
 
 def rows_view(model: RowsModel, name: str) -> QTableView:
-    """A table over `model`: whole rows selected, one at a time, nothing editable, columns fitted to
-    their contents (fit_contents)."""
+    """A table over `model`: whole rows selected, one at a time, nothing editable, each column as wide
+    as its header and the texts of its first FIT_ROWS rows when the rows change (fit_to_texts), the
+    person free to resize them."""
     view = QTableView()
     view.setObjectName(name)
     view.setModel(model)
@@ -81,5 +82,21 @@ def rows_view(model: RowsModel, name: str) -> QTableView:
     view.setEditTriggers(QAbstractItemView.NoEditTriggers)
     view.setSelectionBehavior(QAbstractItemView.SelectRows)
     view.setSelectionMode(QAbstractItemView.SingleSelection)
-    fit_contents(view.horizontalHeader())
+    model.modelReset.connect(lambda: fit_to_texts(view, model))
+    fit_to_texts(view, model)
     return view
+
+
+def fit_to_texts(view: QTableView, model: RowsModel) -> None:
+    """Column widths measured from the texts themselves (font metrics of the header and of the first
+    FIT_ROWS rows' cells), not by Qt's ResizeToContents, which asks data() for every role of every cell
+    it measures through Python (30,000 calls, 0.2 s, for the Clusters page's three tables; issue 26).
+    A stretched column keeps its mode."""
+    header = view.horizontalHeader()
+    cell, head = view.fontMetrics(), header.fontMetrics()
+    shown = [model.texts(r) for r in range(min(len(model.rows), FIT_ROWS))]
+    for c, label in enumerate(model.headers):
+        if header.sectionResizeMode(c) == QHeaderView.Stretch:
+            continue
+        widest = max((cell.horizontalAdvance(texts[c]) for texts in shown if texts[c]), default=0)
+        header.resizeSection(c, max(head.horizontalAdvance(label) + 20, widest + 20))
