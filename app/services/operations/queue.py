@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import and_, case, exists, extract, func, null, select
+from sqlalchemy import case, exists, extract, func, select
 from sqlalchemy.orm import aliased
 
 from models import Contract, Customer, SlaBreach, SlaTarget, Site, Ticket, User
@@ -130,21 +130,24 @@ def queue_rows(db: Database, *, include_closed: bool = False, assignee_id: int |
 _FAR_MINUTES = float("inf")
 
 
-def _bound_minutes(dialect: str, least: dict):
+def _bound_minutes(dialect: str):
     """Minutes since 1970 before which no clock of the ticket can run out: its opening plus the
     shortest target still able to run (working time never outruns the wall clock, and pauses only
-    push a due time later); NULL for a priority without any target."""
+    push a due time later); NULL for a priority without any target. The shortest target of each
+    priority over every contract and default (a lower bound for any ticket) is joined by priority
+    (_LEAST), so the ordering statement needs no read before it (issue 26: it went after one)."""
     opened = (extract("epoch", Ticket.opened_at) / 60.0 if dialect == "postgresql"
               else (func.julianday(Ticket.opened_at) - 2440587.5) * 1440.0)
-    whens = []
-    for priority, (ack, onsite, resolve) in least.items():
-        for state, can_run in ((TicketState.NEW, [resolve, ack] + ([onsite] if onsite else [])),
-                               (TicketState.ON_SITE, [resolve]),
-                               (None, [resolve] + ([onsite] if onsite else []))):
-            cond = Ticket.priority == priority
-            cond = and_(cond, Ticket.state == state) if state else cond
-            whens.append((cond, min(can_run)))
-    return opened + case(*whens, else_=None) if whens else null()
+    least = func.least if dialect == "postgresql" else func.min     # SQLite's min() of several is the scalar one
+    onsite = case((_LEAST.c.onsite > 0, _LEAST.c.onsite), else_=_LEAST.c.resolve)   # no on-site target: none
+    return opened + case((Ticket.state == TicketState.NEW, least(_LEAST.c.resolve, _LEAST.c.ack, onsite)),
+                         (Ticket.state == TicketState.ON_SITE, _LEAST.c.resolve),
+                         else_=least(_LEAST.c.resolve, onsite))
+
+
+_LEAST = (select(SlaTarget.priority.label("priority"), func.min(SlaTarget.ack_minutes).label("ack"),
+                 func.min(SlaTarget.onsite_minutes).label("onsite"), func.min(SlaTarget.resolve_minutes).label("resolve"))
+          .group_by(SlaTarget.priority).subquery("least_target"))
 
 
 def queue_page(db: Database, *, limit: int = 50, include_closed: bool = False, assignee_id: int | None = None,
@@ -157,15 +160,6 @@ def queue_page(db: Database, *, limit: int = 50, include_closed: bool = False, a
         return _page(s, limit, include_closed, assignee_id, now or dt.datetime.now(UTC), batch, where)[0]
 
 
-def _least(s) -> dict:
-    """The shortest target of each priority over every contract and default: a lower bound for any
-    ticket, so the order is worked out in the database (each ticket's own rules are read only for
-    the batches computed)."""
-    return {p: (ack, onsite, resolve) for p, ack, onsite, resolve in s.execute(
-        select(SlaTarget.priority, func.min(SlaTarget.ack_minutes), func.min(SlaTarget.onsite_minutes),
-               func.min(SlaTarget.resolve_minutes)).group_by(SlaTarget.priority))}
-
-
 @dataclass(frozen=True)
 class _Stub:
     """A ticket of the ordering statement: what its batch's reads need before the ticket itself."""
@@ -176,32 +170,23 @@ class _Stub:
 
 
 def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.datetime, batch: int,
-          where: QueueFilter | None, *, least: dict | None = None, compute=None) -> tuple[list[QueueRow], int, int, int]:
+          where: QueueFilter | None, *, compute=None, first=None) -> tuple[list[QueueRow], int, int, int]:
     """queue_page's rows, and the number of tickets the filters match, of those P1 and of those with a
     breach the sweep recorded (counted on the way).
-    `least` (_least) and `compute` (a batch of tickets -> their rows) as read elsewhere, else in `s`."""
-    least = _least(s) if least is None else least
+    `compute` (a batch of tickets -> their rows) as read elsewhere, else in `s`; `first`: the ordering
+    statement's first batch when read already (_ordering)."""
 
     def in_session(stubs) -> list[QueueRow]:
         tickets = list(s.execute(select(Ticket).where(Ticket.id.in_([t.id for t in stubs]))).scalars())
         return _rows_of(s, tickets, sla_states(s, tickets, now), now)
     compute = compute or in_session
-    bound_sql = _bound_minutes(s.get_bind().dialect.name, least)
-    batch = max(batch, 4 * limit)
-    # the order by bound, a batch (and the next ticket's bound) at a time, with the counts of all the
-    # filters match beside each row (window totals): not every open ticket brought into Python to keep
-    # 200; narrow rows (the sort carries them all), with what the batch's next reads need to start
-    q = (_filtered(select(Ticket.id, bound_sql, func.count().over(),
-                          func.sum(case((Ticket.priority == "P1", 1), else_=0)).over(),
-                          func.sum(case((exists().where(SlaBreach.ticket_id == Ticket.id), 1), else_=0)).over(),
-                          Ticket.contract_id, Ticket.opened_at),
-                   include_closed, assignee_id, where)
-         .order_by(bound_sql.is_(None), bound_sql, Ticket.id))
+    batch = _batch(limit, batch)
+    q = _ordering(s.get_bind().dialect.name, include_closed, assignee_id, where)
     done: list[QueueRow] = []
     total = p1 = breached = 0
     k = 0
     while True:
-        part = s.execute(q.limit(batch + 1).offset(k)).all()
+        part = first if k == 0 and first is not None else s.execute(q.limit(batch + 1).offset(k)).all()
         if not part:
             break
         total, p1, breached = part[0][2], int(part[0][3] or 0), int(part[0][4] or 0)
@@ -216,6 +201,25 @@ def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.
             break
         k += batch
     return done[:limit], total, p1, breached
+
+
+def _ordering(dialect: str, include_closed: bool, assignee_id: int | None, where: QueueFilter | None):
+    """The tickets the filters match in the order of their bound (_bound_minutes), a batch at a time
+    (limit and offset added by the caller), each with the counts of all of them beside it (window
+    totals: the tickets, the P1s, those with a breach recorded) and what its batch's reads need to
+    start: narrow rows, not every open ticket brought into Python to keep 200."""
+    bound_sql = _bound_minutes(dialect)
+    return (_filtered(select(Ticket.id, bound_sql, func.count().over(),
+                             func.sum(case((Ticket.priority == "P1", 1), else_=0)).over(),
+                             func.sum(case((exists().where(SlaBreach.ticket_id == Ticket.id), 1), else_=0)).over(),
+                             Ticket.contract_id, Ticket.opened_at)
+                      .outerjoin(_LEAST, _LEAST.c.priority == Ticket.priority),
+                      include_closed, assignee_id, where)
+            .order_by(bound_sql.is_(None), bound_sql, Ticket.id))
+
+
+def _batch(limit: int, batch: int = 200) -> int:
+    return max(batch, 4 * limit)
 
 
 @dataclass(frozen=True)
@@ -233,14 +237,16 @@ def queue_view(db: Database, *, limit: int = 50, include_closed: bool = False, a
     """The page's first `limit` rows (queue_page) and its summary: the tickets and P1s counted while
     ordering them, the breaches recorded by the sweep (plus any found on the page since).
 
-    Read in three waves of statements sent side by side (Database.read_together; on SQLite in turn),
-    none wider than the read threads: the bound's targets and the rules' tables; the ordering statement
-    with the batch's tickets and the counts; then the tickets' names, breaches and contracts, their
-    events, their maintenance, their contracts' targets and coverage. At 30 ms RTT that is four round
-    trips in a row instead of thirteen (issue 26)."""
+    Read in two waves of statements sent side by side (Database.read_together; on SQLite in turn),
+    none wider than the read threads: the ordering statement (the first batch's tickets and the counts,
+    the shortest targets joined in it) beside the rules' tables; then the tickets' names, breaches and
+    contracts, their events, their maintenance, their contracts' targets and coverage. At 30 ms RTT that
+    is three round trips in a row instead of thirteen (issue 26)."""
     now = now or dt.datetime.now(UTC)
 
-    least, *base = db.read_sessions_together(_least, *BASE_RULE_READS)
+    batch = _batch(limit)
+    ordering = _ordering(db.engine.dialect.name, include_closed, assignee_id, where).limit(batch + 1)
+    first, *base = db.read_sessions_together(lambda s: s.execute(ordering).all(), *BASE_RULE_READS)
     recorded: set[int] = set()
 
     def compute(stubs) -> list[QueueRow]:
@@ -254,8 +260,8 @@ def queue_view(db: Database, *, limit: int = 50, include_closed: bool = False, a
         return _built(tickets, states_of(tickets, events, rules, now, excluded), names, now)
 
     with db.read_session() as s:   # no transaction: each statement reads what is committed as it starts
-        rows, total, p1, breached = _page(s, limit, include_closed, assignee_id, now, 200, where, least=least,
-                                          compute=compute)
+        rows, total, p1, breached = _page(s, limit, include_closed, assignee_id, now, batch, where,
+                                          compute=compute, first=first)
     late_here = {r.id for r in rows if r.sla_state == "breached"} - recorded
     return QueueView(rows, total, p1, breached + len(late_here))
 
