@@ -100,10 +100,18 @@ def contract_rule_reads(contract_ids) -> tuple:
         return [row for chunk in chunks for row in s.execute(q.where(Contract.id.in_(chunk)) if chunk else q)]
 
     def coverage(s):
-        q = select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
-        return [row for chunk in chunks for row in s.execute(q.where(Coverage.subsidiary_id.in_(
-            select(Contract.subsidiary_id).where(Contract.id.in_(chunk)))) if chunk else q)]
+        return [row for chunk in chunks for row in s.execute(_COVERAGE.where(Coverage.subsidiary_id.in_(
+            select(Contract.subsidiary_id).where(Contract.id.in_(chunk)))) if chunk else _COVERAGE)]
     return (own, contracts, coverage)
+
+
+_COVERAGE = select(Coverage.subsidiary_id, Coverage.region_code, Coverage.service_level)
+
+
+def every_coverage(s) -> list:
+    """The coverage table whole (a row per subsidiary and region it serves: tens): what contract_rule_reads'
+    coverage gives for any contracts is in it, so a caller can read it before knowing the contracts."""
+    return s.execute(_COVERAGE).all()
 
 
 def rules_of(base, per_contract, contract_ids) -> _Rules:
