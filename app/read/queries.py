@@ -232,9 +232,11 @@ class Summary:
     contracts_ending: dict[int, int]   # days -> contracts ending within
 
 
-def summary(db: Database, today: dt.date | None = None) -> Summary:
+def summary(db: Database, today: dt.date | None = None, *, count_gpus: bool = True) -> Summary:
     """The estate's counts in one statement of scalar subqueries and the GPUs by state in another (issue 26:
-    ten statements one after the other were ten round trips of the main window's start)."""
+    ten statements one after the other were ten round trips of the main window's start). Without
+    `count_gpus` the GPUs are left at 0 for a caller that counts them anyway (the dashboard's fleet chart
+    groups every GPU by model and state: app/read/viewdata/dashboard.counted_by_fleet)."""
     today = today or local_today()
 
     def n(q):
@@ -245,7 +247,8 @@ def summary(db: Database, today: dt.date | None = None) -> Summary:
             Contract.status.in_(LIVE_CONTRACT),
             Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=days)))
     with reading(), db.session() as s:
-        by_state = dict(s.execute(select(GpuAsset.state, func.count()).group_by(GpuAsset.state)).all())
+        by_state = dict(s.execute(select(GpuAsset.state, func.count()).group_by(GpuAsset.state)).all()) \
+            if count_gpus else {}
         row = s.execute(select(
             ending(30), ending(60), ending(90),
             n(select(func.count()).select_from(Site)),

@@ -304,6 +304,18 @@ def test_dashboard_card_and_chart_count_the_same_contracts_ending(demo_db):
     assert chart.ending_90 > 0
 
 
+def test_the_dashboard_counts_the_gpus_by_state_from_its_fleet_chart(demo_db):
+    """The main window groups the GPUs once: the summary read without its own count, completed from
+    the fleet chart's counts by model and state, is the summary that counts them itself."""
+    from app.read import queries
+    from app.domain.rating import local_today
+    today = local_today()
+    whole = queries.summary(demo_db, today)
+    lean = queries.summary(demo_db, today, count_gpus=False)
+    assert lean.gpus == 0 and lean.gpus_by_state == {}
+    assert vd.counted_by_fleet(lean, vd.dashboard_data(demo_db, today)) == whole and whole.gpus > 0
+
+
 @pytest.mark.parametrize("code", ["350102", "460108", "460105"])
 def test_who_serves_is_one_rule_in_the_same_order(db, estate, code):
     """The tree's list sorted by response time is the service's answer, entry for entry."""

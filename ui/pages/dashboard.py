@@ -201,13 +201,13 @@ class DashboardPage(QWidget):
             # independent reads side by side, the longest first (issue 26: one after the other they were
             # most of the main window's start across a WAN)
             calls = (lambda: desk_counts(db), lambda: [d for d in contracts_due(db, 180) if d.alert is not None],
-                     lambda: queries.summary(db))
+                     lambda: queries.summary(db, count_gpus=not want_charts))
             if not want_charts:
                 desk, due, summary = db.read_together(*calls)
                 return summary, due, None, desk
-            from app.read.viewdata.dashboard import dashboard_data_and
+            from app.read.viewdata.dashboard import counted_by_fleet, dashboard_data_and
             charts, desk, due, summary = dashboard_data_and(db, *calls)
-            return summary, due, charts, desk
+            return counted_by_fleet(summary, charts), due, charts, desk
 
         def done(result):
             import shiboken6

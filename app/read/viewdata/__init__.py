@@ -16,6 +16,7 @@ from app.read.viewdata.dashboard import (
     GpuFleetCount,
     RevenueMonth,
     SiteUtilisation,
+    counted_by_fleet,
     dashboard_data,
 )
 from app.read.viewdata.elevation import (
@@ -45,7 +46,7 @@ from app.read.viewdata.siteplot import REGION_CENTRES, ServedRegion, SitePlotDat
 __all__ = [
     "ElevationDevice", "ElevationReservation", "ElevationLease", "RoomCage", "RackElevationData", "rack_elevation", "free_units",
     "RoomRack", "RoomLayoutData", "room_layout", "utilisation_colour", "owner_colour",
-    "SiteUtilisation", "GpuFleetCount", "EndingContract", "RevenueMonth", "DashboardData", "dashboard_data",
+    "SiteUtilisation", "GpuFleetCount", "EndingContract", "RevenueMonth", "DashboardData", "dashboard_data", "counted_by_fleet",
     "CoverageInfo", "RegionNode", "RegionCoverage", "region_tree", "coverage_for", "find_regions",
     "region_path", "SitePoint", "ServedRegion", "SitePlotData", "site_points", "region_centre",
     "REGION_CENTRES", "FLEET_COLOUR", "OWNER_PALETTE",
