@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import case, exists, extract, func, select
+from sqlalchemy import case, exists, extract, func, select, true
 from sqlalchemy.orm import aliased
 
 from models import Contract, Customer, SlaBreach, SlaTarget, Site, Ticket, User
@@ -205,14 +205,20 @@ def _page(s, limit: int, include_closed: bool, assignee_id: int | None, now: dt.
 
 def _ordering(dialect: str, include_closed: bool, assignee_id: int | None, where: QueueFilter | None):
     """The tickets the filters match in the order of their bound (_bound_minutes), a batch at a time
-    (limit and offset added by the caller), each with the counts of all of them beside it (window
-    totals: the tickets, the P1s, those with a breach recorded) and what its batch's reads need to
-    start: narrow rows, not every open ticket brought into Python to keep 200."""
+    (limit and offset added by the caller), each with the counts of all of them beside it (the tickets,
+    the P1s, those with a breach recorded: one row of totals joined, counted once, so that the order
+    is a top-N sort rather than a sort of every open ticket under a window; issue 26: 37-70 -> 35-50 ms on
+    the large data's 10,000 open tickets) and what its batch's reads need to start: narrow rows, not
+    every open ticket brought into Python to keep 200."""
     bound_sql = _bound_minutes(dialect)
-    return (_filtered(select(Ticket.id, bound_sql, func.count().over(),
-                             func.sum(case((Ticket.priority == "P1", 1), else_=0)).over(),
-                             func.sum(case((exists().where(SlaBreach.ticket_id == Ticket.id), 1), else_=0)).over(),
+    totals = _filtered(select(func.count().label("n"),
+                              func.sum(case((Ticket.priority == "P1", 1), else_=0)).label("p1"),
+                              func.sum(case((exists().where(SlaBreach.ticket_id == Ticket.id), 1), else_=0))
+                              .label("breached")),
+                       include_closed, assignee_id, where).subquery("totals")
+    return (_filtered(select(Ticket.id, bound_sql, totals.c.n, totals.c.p1, totals.c.breached,
                              Ticket.contract_id, Ticket.opened_at)
+                      .join(totals, true())
                       .outerjoin(_LEAST, _LEAST.c.priority == Ticket.priority),
                       include_closed, assignee_id, where)
             .order_by(bound_sql.is_(None), bound_sql, Ticket.id))
