@@ -13,7 +13,7 @@ from models.choices import TicketState
 
 from app.store.db import Database
 from app.services.operations.sla import (BASE_RULE_READS, clocks_together, contract_rule_reads, events_of, every_coverage,
-                                         excluded_for, kept_rows, rules_of, sla_states, states_of)
+                                         excluded_for, kept_counts, rules_of, sla_states, states_of)
 
 UTC = dt.timezone.utc
 _PRIO = {"P1": 0, "P2": 1, "P3": 2, "P4": 3}
@@ -307,25 +307,19 @@ class DeskCounts:
 def desk_counts(db: Database, now: dt.datetime | None = None) -> DeskCounts:
     """The dashboard's cards: open P1 and P2, tickets whose next clock runs out within the hour, tickets
     with a clock run out. A ticket's clocks are what the sweep kept of them (ticket_sla_state) while
-    those still hold (kept_rows; a running clock's due time does not move while nothing is written),
+    those still hold (kept_counts; a running clock's due time does not move while nothing is written),
     computed again for the others: on the large data 10,000 histories in Python (≈ 1 s) become the
     few written since the last sweep (issue 26). Within two seconds of a kept due time the clocks are
     computed too: whole seconds of working time decide there whether it has run out."""
     now = now or dt.datetime.now(UTC)
-    rows, *base = db.read_sessions_together(lambda s: kept_rows(s, now), *BASE_RULE_READS)
-    near = dt.timedelta(seconds=2)
-    live = [r for r in rows if not r.usable or (r.next_due is not None and abs(r.next_due - now) < near)]
+    ((n, p1, p2, within, breached), live), *base = db.read_sessions_together(lambda s: kept_counts(s, now),
+                                                                            *BASE_RULE_READS)
     # all of them (no sweep yet, or the rules moved): their events and contracts by subquery, in one statement
-    chosen = select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN)) if len(live) == len(rows) else None
+    chosen = select(Ticket.id).where(Ticket.state.in_(TicketState.OPEN)) if len(live) == n else None
     states = clocks_together(db, live, now, base, chosen)
     soon = now + dt.timedelta(hours=1)
-    within = breached = 0
-    for r in rows:
-        st = states.get(r.id)
-        if st is not None:
-            due, late = (st.next.due_at if st.next else None), st.worst == "breached"
-        else:
-            due, late = r.next_due, bool(r.breached) or (r.next_due is not None and r.next_due < now)
+    for st in states.values():
+        due = st.next.due_at if st.next else None
         within += due is not None and now <= due <= soon
-        breached += late
-    return DeskCounts(sum(r.priority == "P1" for r in rows), sum(r.priority == "P2" for r in rows), within, breached)
+        breached += st.worst == "breached"
+    return DeskCounts(p1, p2, within, breached)
