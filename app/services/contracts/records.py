@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session, aliased
 
 from app.domain.errors import NotFound
 from app.domain.rating import local_today
@@ -234,19 +234,23 @@ def get_contract(db: Database, key: int | str) -> ContractInfo:
 
 
 def contracts_due(db: Database, within_days: int = 180, today: dt.date | None = None) -> list[ContractDue]:
-    """Contracts in force that end within `within_days`, soonest first, with their alert band."""
+    """Contracts in force that end within `within_days`, soonest first, with their alert band: one
+    statement of plain columns, whether a renewal names each asked beside it (issue 26: the contracts as
+    ORM objects and every renewal's id in a second statement cost the main window's start 0.1-0.3 s of
+    CPU on the large data)."""
     today = today or local_today()
+    renewal = aliased(Contract)
     with db.session() as s:
-        renewed = select(Contract.renewal_of_id).where(Contract.renewal_of_id.is_not(None))
         rows = s.execute(
-            select(Contract, Customer.name).join(Customer, Customer.id == Contract.customer_id)
+            select(Contract.id, Contract.number, Customer.name, Contract.status, Contract.end_date,
+                   exists().where(renewal.renewal_of_id == Contract.id))
+            .join(Customer, Customer.id == Contract.customer_id)
             .where(Contract.status.in_((ContractStatus.APPROVED,) + HELD),
                    Contract.end_date >= today, Contract.end_date <= today + dt.timedelta(days=within_days))
             .order_by(Contract.end_date, Contract.number)).all()
-        renewed_ids = set(s.execute(renewed).scalars())
-        out = []
-        for c, name in rows:
-            left = (c.end_date - today).days
-            band = next((d for d in ALERT_DAYS if left <= d), None)
-            out.append(ContractDue(c.id, c.number, name, c.status, c.end_date, left, band, c.id in renewed_ids))
-        return out
+    out = []
+    for cid, number, name, status, end, renewed in rows:
+        left = (end - today).days
+        band = next((d for d in ALERT_DAYS if left <= d), None)
+        out.append(ContractDue(cid, number, name, status, end, left, band, bool(renewed)))
+    return out
