@@ -95,6 +95,9 @@ def test_a_contract_with_an_open_renewal_cannot_be_renewed_again(db, admin, mana
     first = MOVE["renew"](db, manager, C.get_contract(db, c.id))
     renew = _actions(db, manager, c.id)["renew"]
     assert not renew.allowed and first.number in renew.reason
+    end = C.get_contract(db, c.id).end_date   # the list of contracts due says it is renewed
+    assert [(d.number, d.renewed) for d in C.contracts_due(db, 180, today=end - dt.timedelta(days=10))
+            if d.id == c.id] == [(c.number, True)]
     before = table_counts(db)
     with pytest.raises(RuleViolation, match=f"already has the renewal {first.number}"):
         MOVE["renew"](db, manager, C.get_contract(db, c.id))
