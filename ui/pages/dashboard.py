@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QGroupBox, QHBoxL
                                QVBoxLayout, QWidget)
 
 from app.read import queries
+from app.read.viewdata.dashboard import counted_by_fleet, dashboard_data_and
 from app.store.db import Database
 from models.choices import ContractStatus, GpuState
 
@@ -205,7 +206,6 @@ class DashboardPage(QWidget):
             if not want_charts:
                 desk, due, summary = db.read_together(*calls)
                 return summary, due, None, desk
-            from app.read.viewdata.dashboard import counted_by_fleet, dashboard_data_and
             charts, desk, due, summary = dashboard_data_and(db, *calls)
             return counted_by_fleet(summary, charts), due, charts, desk
 

@@ -11,6 +11,8 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QLin
 
 from app.domain.clock import local_text
 from app.domain.errors import DomainError
+from app.services.clusters.read import (cluster_view, clusters_and_utilisation, shown_cluster_reads, utilisation_holds,
+                                        view_of)
 from models.choices import Fabric, NodeState
 
 from ui.kit.dialogs import guard, refused_text
@@ -178,7 +180,6 @@ class ClustersPage(ReadWhenShown, QWidget):
     # --- loading -------------------------------------------------------------------------------
 
     def load(self) -> None:
-        from app.services.clusters.read import clusters_and_utilisation, shown_cluster_reads, utilisation_holds, view_of
         self.loaded = True
         keep = self.current_cluster().id if self.current_cluster() else None
         db = self.db
@@ -205,7 +206,6 @@ class ClustersPage(ReadWhenShown, QWidget):
 
     def load_cluster(self, view=None) -> None:
         """The chosen cluster's picture, nodes and events: `view` (its cluster_view) when read already."""
-        from app.services.clusters.read import cluster_view
         c = self.current_cluster()
         if c is None:
             self.topo, self.nodes = None, []
