@@ -79,9 +79,8 @@ class Topology:
 def list_clusters(db: Database, *, site: str | None = None, cluster_id: int | None = None) -> list[ClusterRow]:
     """The clusters with their node states, GPUs and models: three reads, side by side (issue 26)."""
     one = (GpuNode.cluster_id == cluster_id) if cluster_id is not None else true()
-    clusters, state_rows, model_rows = db.read_together(
-        _read(db, _clusters_query(site, cluster_id)), _read(db, _states_query(one)),
-        _read(db, _cluster_models(one, every=cluster_id is None)))
+    clusters, state_rows, model_rows = db.read_sessions_together(*map(_rows_of, (
+        _clusters_query(site, cluster_id), _states_query(one), _cluster_models(one, every=cluster_id is None))))
     return _cluster_rows(clusters, state_rows, model_rows)
 
 
@@ -90,8 +89,8 @@ def clusters_and_utilisation(db: Database) -> tuple[list[ClusterRow], list[tuple
     once for both (the Clusters page: the two countings were its two longest statements, 80 and 150 ms
     on the large data, on a two-core server; issue 26)."""
     # the longest first: sent before the others queue for the read threads
-    groups, clusters, state_rows = db.read_together(
-        _read(db, _utilisation_query()), _read(db, _clusters_query(None, None)), _read(db, _states_query(true())))
+    groups, clusters, state_rows = db.read_sessions_together(*map(_rows_of, (
+        _utilisation_query(), _clusters_query(None, None), _states_query(true()))))
     per: Counter = Counter()
     for cid, model, _site, _state, _maint, _held, n in groups:
         per[(cid, model)] += int(n)
@@ -99,11 +98,9 @@ def clusters_and_utilisation(db: Database) -> tuple[list[ClusterRow], list[tuple
             _utilisation_of(groups))
 
 
-def _read(db: Database, statement):
-    def call():
-        with db.read_session() as s:
-            return s.execute(statement).all()
-    return call
+def _rows_of(statement):
+    """A read of a session (Database.read_sessions_together): the statement's rows."""
+    return lambda s: s.execute(statement).all()
 
 
 def _clusters_query(site: str | None, cluster_id: int | None):
@@ -193,8 +190,8 @@ def _node_rows(s, where, now: dt.datetime | None = None) -> list[NodeRow]:
 def _node_base(conn, where, now: dt.datetime | None = None) -> list:
     """The nodes `where` picks with their server, rack and domain, the hold that holds each now (the
     one expiring first, with whom it keeps it for and its first quote; NULLs when none), and last
-    their cluster's id: one
-    statement, the holds a window's first row per node joined (issue 26: a read fewer on the page)."""
+    their cluster's id: one statement, the holds a window's first row per node joined (issue 26: a
+    read fewer on the page)."""
     quote = select(func.min(Quote.number)).where(Quote.hold_id == CapacityHold.id).scalar_subquery()
     first = func.row_number().over(partition_by=capacity_hold_node.c.node_id,
                                    order_by=(CapacityHold.expires_at, CapacityHold.id))
@@ -262,8 +259,7 @@ def topology(db: Database, cluster: int | str, *, row: ClusterRow | None = None)
 def cluster_view(db: Database, row: ClusterRow, *, events: int = 500) -> tuple[Topology, list[EventRow]]:
     """What the Clusters page shows of the chosen cluster (its list row given): the topology and the
     newest health events, every read side by side."""
-    *parts, newest = db.read_together(*_topology_reads(db, row.id),
-                                      lambda: _cluster_events(db, row.id, events))
+    parts, newest = _view_reads(db, row.id, events)
     return _topology_of(row, *parts), newest
 
 
@@ -281,8 +277,13 @@ def shown_cluster(keep: int | None):
 def shown_cluster_reads(db: Database, keep: int | None, *, events: int = 500) -> tuple:
     """cluster_view's reads of the cluster shown_cluster picks, before its list row is known: pass what
     this returns to view_of with the row of the list."""
-    cid = shown_cluster(keep)
-    *parts, newest = db.read_together(*_topology_reads(db, cid), lambda: _cluster_events(db, cid, events))
+    return _view_reads(db, shown_cluster(keep), events)
+
+
+def _view_reads(db: Database, cluster_id, events: int) -> tuple:
+    """(the picture's reads, the newest events) of a cluster by its id or an expression of it, side by side."""
+    *parts, newest = db.read_together(*_topology_reads(db, cluster_id),
+                                      lambda: _cluster_events(db, cluster_id, events))
     return parts, newest
 
 

@@ -360,17 +360,7 @@ def kept_counts(s: Session, now: dt.datetime) -> tuple[tuple[int, int, int, int,
     rows = s.execute(select(both).order_by(both.c.row, both.c.id)).all()
     head = rows[0]
     counts = (int(head.n), int(head.p1), int(head.p2), int(head.within), int(head.breached))
-    return counts, [_ClockRow(r.id, r.contract_id, r.opened_at, r.priority) for r in rows[1:]]
-
-
-@dataclass(frozen=True)
-class _ClockRow:
-    """A ticket as CLOCK_COLUMNS name it (what states_of reads of a ticket)."""
-
-    id: int
-    contract_id: int | None
-    opened_at: dt.datetime
-    priority: str
+    return counts, rows[1:]     # named as CLOCK_COLUMNS: id, contract_id, opened_at, priority
 
 
 def set_holiday_in(uow: UnitOfWork, day, off: bool, name: str, source: str | None = None, *,
